@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// SessionService: an OpenID Connect client whose modern core (SessionCore) is wrapped by a
+// legacy-style facade. Dependencies point one way: facade -> core -> (LoopbackHTTP, CLibCrypto).
+let package = Package(
+    name: "SessionService",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "SessionTesting", targets: ["SessionTesting"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibCrypto",
+            path: "Sources/CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "SessionCore",
+            dependencies: [
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
+            name: "SessionTesting",
+            dependencies: [
+                "SessionCore",
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,56 @@
+import Foundation
+
+/// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC parameters), ready to be
+/// opened in a browser. Its `state`, `nonce` and PKCE verifier are fresh from the system CSPRNG
+/// and used once; they are not exposed and never appear in ``description``.
+public struct AuthorizationRequest: Sendable, CustomStringConvertible {
+    /// The URL to open.
+    public let url: URL
+    /// The redirect URI the response must come back to.
+    public let redirectURI: URL
+    /// The flow requested.
+    public let flow: AuthFlow
+    let state: String
+    let nonce: String?
+    let pkce: PKCE
+
+    /// Builds the request for `flow` from the configuration and the provider's metadata.
+    init(configuration: SessionConfiguration, metadata: ProviderMetadata, flow: AuthFlow) throws {
+        let state = try RandomToken.generate()
+        let nonce = flow.requestsIDToken ? try RandomToken.generate() : nil
+        let pkce = try PKCE.generate()
+        var parameters: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", configuration.clientID),
+            ("redirect_uri", configuration.redirectURI.absoluteString),
+            ("scope", configuration.scopes(for: flow).joined(separator: " ")),
+            ("state", state),
+            ("code_challenge", pkce.challenge),
+            ("code_challenge_method", PKCE.method),
+        ]
+        if let nonce { parameters.append(("nonce", nonce)) }
+        if let claims = configuration.claims { parameters.append(("claims", claims)) }
+        if let prompt = configuration.prompt { parameters.append(("prompt", prompt)) }
+        if let loginHint = configuration.loginHint { parameters.append(("login_hint", loginHint)) }
+        parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+
+        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
+            throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization endpoint is not a valid URL")
+        }
+        // Keep any query the endpoint already has (OIDC Core §3.1.2.1 allows it).
+        let existing = components.percentEncodedQuery.map { [$0] } ?? []
+        components.percentEncodedQuery = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
+        guard let url = components.url else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization URL cannot be built")
+        }
+        self.url = url
+        self.redirectURI = configuration.redirectURI
+        self.flow = flow
+        self.state = state
+        self.nonce = nonce
+        self.pkce = pkce
+    }
+
+    /// The endpoint and flow, with every parameter value redacted.
+    public var description: String { "AuthorizationRequest(\(flow.rawValue), \(Redaction.url(url)))" }
+}

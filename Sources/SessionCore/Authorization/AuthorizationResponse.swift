@@ -1,0 +1,48 @@
+import Foundation
+
+/// A validated authorization response: the redirect came to our redirect URI, for the pending
+/// request (`state`), from the right issuer (RFC 9207), and carries a code.
+struct AuthorizationResponse: Sendable {
+    let code: String
+
+    /// True when `url` addresses `redirectURI`: same scheme and host (ignoring case), same
+    /// effective port and the same path. Query and fragment are not compared.
+    static func matches(_ url: URL, redirectURI: URL) -> Bool {
+        guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) else { return false }
+        return received.scheme?.lowercased() == expected.scheme?.lowercased()
+            && received.host?.lowercased() == expected.host?.lowercased()
+            && URLRules.effectivePort(received) == URLRules.effectivePort(expected)
+            && received.percentEncodedPath == expected.percentEncodedPath
+    }
+
+    /// Validates `callbackURL` for `request`. The order follows RFC 9207 §2.4 and RFC 6749
+    /// §10.12: redirect target, parameter syntax, `state`, `iss`, then `error` or `code`.
+    init(callbackURL: URL, request: AuthorizationRequest, metadata: ProviderMetadata) throws {
+        func reject(_ code: SessionError.Code, _ why: String) -> SessionError {
+            SessionError(code, process: .authentication, message: "authorization response: \(why)")
+        }
+        guard Self.matches(callbackURL, redirectURI: request.redirectURI) else {
+            throw reject(.redirectURIMismatch, "the URL does not match the redirect URI")
+        }
+        let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        var parameters: [String: String] = [:]
+        for item in items {
+            guard parameters[item.name] == nil else { throw reject(.duplicateParameter, "parameter '\(item.name)' appears more than once") }
+            parameters[item.name] = item.value ?? ""
+        }
+        guard let state = parameters["state"] else { throw reject(.stateMismatch, "'state' is missing") }
+        guard state == request.state else { throw reject(.stateMismatch, "'state' does not match the pending request") }
+        if let iss = parameters["iss"] {
+            guard iss == metadata.issuer else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
+        } else if metadata.authorizationResponseIssParameterSupported {
+            throw reject(.authorizationIssuerMissing, "'iss' is missing but the provider declares it")
+        }
+        if let error = parameters["error"] {
+            let oauth = OAuthErrorResponse(error: error, errorDescription: parameters["error_description"])
+            throw oauth.sessionError(process: .authentication, httpStatus: nil, context: "authorization response")
+        }
+        guard let code = parameters["code"], !code.isEmpty else { throw reject(.missingAuthorizationCode, "'code' is missing") }
+        self.code = code
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A PKCE pair (RFC 7636) using S256 only: `plain` is never produced or sent.
+struct PKCE: Sendable {
+    /// 43 base64url characters carrying 32 random bytes (§4.1).
+    let verifier: String
+    /// BASE64URL(SHA256(ASCII(verifier))) (§4.2).
+    let challenge: String
+    /// Always `S256`.
+    static let method = "S256"
+
+    /// A fresh pair from the system CSPRNG.
+    static func generate() throws -> PKCE {
+        try PKCE(verifier: Base64URL.encode(PlatformCrypto.randomBytes(32)))
+    }
+
+    /// The pair for a given verifier.
+    init(verifier: String) throws {
+        self.verifier = verifier
+        self.challenge = try Self.challenge(for: verifier)
+    }
+
+    static func challenge(for verifier: String) throws -> String {
+        Base64URL.encode(try PlatformCrypto.sha256(Data(verifier.utf8)))
+    }
+}
+
+/// Single-use random values for `state` and `nonce`: 32 bytes from the system CSPRNG.
+enum RandomToken {
+    static func generate() throws -> String {
+        Base64URL.encode(try PlatformCrypto.randomBytes(32))
+    }
+}

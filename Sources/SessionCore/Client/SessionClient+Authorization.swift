@@ -1,0 +1,140 @@
+import Foundation
+
+extension SessionClient {
+    /// Builds a fresh authorization request for `flow` and makes it the pending one (replacing any
+    /// earlier request, whose response will then be refused).
+    /// - Throws: discovery errors (process `configuration`) or `cryptoFailure`.
+    public func beginAuthorization(flow: AuthFlow = .login) async throws -> AuthorizationRequest {
+        let metadata = try await discover()
+        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, flow: flow)
+        pending = request
+        logger.log(.info, "authorization started: \(request)")
+        return request
+    }
+
+    /// True when an authorization is pending and `url` addresses its redirect URI. Does not
+    /// check the response itself.
+    public func isRedirectForPendingAuthorization(_ url: URL) -> Bool {
+        guard let pending else { return false }
+        return AuthorizationResponse.matches(url, redirectURI: pending.redirectURI)
+    }
+
+    /// Forgets the pending authorization, so its response will be refused. Does nothing when none
+    /// is pending.
+    public func cancelAuthorization() {
+        if pending != nil { logger.log(.info, "authorization cancelled") }
+        pending = nil
+    }
+
+    /// Validates the redirect of the pending authorization, exchanges its code, validates the ID
+    /// token, saves the tokens and makes them the current session.
+    ///
+    /// A URL for another redirect URI or with the wrong `state` is refused and leaves the pending
+    /// request in place; any other outcome consumes it, so a response is used at most once.
+    /// - Throws: a redirect error (`redirectURIMismatch`, `duplicateParameter`, `stateMismatch`,
+    ///   `authorizationIssuerMismatch`, `authorizationIssuerMissing`, an OAuth error such as
+    ///   `accessDenied`, `missingAuthorizationCode`), a token endpoint or ID-token error, or
+    ///   `storageFailed`; all with process `authentication`.
+    public func completeAuthorization(callbackURL: URL) async throws -> SessionTokens {
+        guard let request = pending else {
+            throw SessionError(.stateMismatch, process: .authentication, message: "authorization response: no authorization is pending")
+        }
+        let startGeneration = generation
+        do {
+            let metadata = try await discover()
+            let response: AuthorizationResponse
+            do {
+                response = try AuthorizationResponse(callbackURL: callbackURL, request: request, metadata: metadata)
+            } catch let error as SessionError where error.code == .redirectURIMismatch || error.code == .stateMismatch {
+                throw error
+            } catch {
+                consumePending(request)
+                throw error
+            }
+            consumePending(request)
+            let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
+            try await persist(tokens, ifGeneration: startGeneration)
+            logger.log(.info, "sign-in completed (\(request.flow.rawValue))")
+            return tokens
+        } catch let error as SessionError {
+            throw error.in(.authentication)
+        }
+    }
+
+    /// Authorizes in one call: builds the request, lets `agent` show it and bring back the
+    /// redirect, then completes it as ``completeAuthorization(callbackURL:)`` does.
+    /// - Throws: `cancelled` when the agent reports that the user gave up, or any error of
+    ///   ``beginAuthorization(flow:)`` and ``completeAuthorization(callbackURL:)``.
+    public func signIn(flow: AuthFlow = .login, agent: AuthorizationAgent) async throws -> SessionTokens {
+        let request = try await beginAuthorization(flow: flow)
+        let callbackURL: URL
+        do {
+            callbackURL = try await agent.authorize(url: request.url, redirectURI: request.redirectURI)
+        } catch {
+            consumePending(request)
+            switch error {
+            case let error as SessionError: throw error.in(.authentication)
+            case is CancellationError: throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
+            default: throw SessionError(.cancelled, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
+            }
+        }
+        guard pending?.state == request.state else {
+            throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled or replaced")
+        }
+        return try await completeAuthorization(callbackURL: callbackURL)
+    }
+
+    private func consumePending(_ request: AuthorizationRequest) {
+        if pending?.state == request.state { pending = nil }
+    }
+
+    /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
+    private func exchangeCode(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> SessionTokens {
+        let form = HTTPRequest.formPost(metadata.tokenEndpoint, [
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("client_id", configuration.clientID),
+            ("code_verifier", request.pkce.verifier),
+        ])
+        let response = try await exchange.send(form, process: .authentication, purpose: "code exchange")
+        let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
+        var subject: String?
+        if let idToken = tokenResponse.idToken {
+            subject = try await validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
+        } else if request.flow.requestsIDToken {
+            throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token")
+        }
+        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: configuration.scopes(for: request.flow), subject: subject)
+    }
+
+    /// Checks an ID token's algorithm, signature (against the JWKS, refetched once for an unknown
+    /// key) and claims.
+    func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata) async throws -> IDToken {
+        let token = try IDToken(raw)
+        let validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
+                                         allowedSkew: configuration.allowedClockSkew)
+        let algorithm = try validator.algorithm(of: token)
+        let kid = validator.keyID(of: token)
+        var key = try await keys(metadata, reload: false).key(kid: kid, algorithm: algorithm)
+        if key == nil {
+            key = try await keys(metadata, reload: true).key(kid: kid, algorithm: algorithm)
+        }
+        guard let key else {
+            throw SessionError(.idTokenUnknownKey, process: .authentication, message: "ID token: no \(algorithm.rawValue) key of the provider matches its 'kid'")
+        }
+        try validator.verifySignature(token, algorithm: algorithm, key: key)
+        try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject)
+        return token
+    }
+
+    private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet {
+        if !reload, let keySet { return keySet }
+        let request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
+        let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
+        guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
+        let loaded = try JSONWebKeySet(data: response.body)
+        keySet = loaded
+        return loaded
+    }
+}

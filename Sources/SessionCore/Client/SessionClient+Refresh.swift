@@ -1,0 +1,95 @@
+import Foundation
+
+extension SessionClient {
+    /// The current tokens, refreshed first when the access token expires within the configured
+    /// leeway. Concurrent callers share one refresh.
+    /// - Throws: `notAuthenticated` without a session; `reauthenticationRequired` when the
+    ///   session can no longer be used (it is then cleared); refresh errors otherwise.
+    public func validTokens() async throws -> SessionTokens {
+        guard let tokens = current else {
+            throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+        }
+        let now = clock.now()
+        guard tokens.expires(within: configuration.refreshLeeway, of: now) else { return tokens }
+        if tokens.refreshToken == nil {
+            guard tokens.expires(within: 0, of: now) else { return tokens }
+            try await endLocalSession(process: .authentication)
+            throw SessionError(.reauthenticationRequired, process: .authentication,
+                               message: "the access token has expired and there is no refresh token")
+        }
+        return try await refresh()
+    }
+
+    /// Refreshes the tokens now (RFC 6749 §6). Concurrent callers share one request; it is never
+    /// retried. A rotated refresh token is saved before any caller gets the new tokens.
+    ///
+    /// - A refused refresh (an OAuth error such as `invalid_grant`) clears the session and throws
+    ///   `reauthenticationRequired` carrying the provider's error.
+    /// - When the request may have reached the provider but no valid answer came back (timeout,
+    ///   broken connection, malformed body), the old refresh token may already be spent: the
+    ///   session is cleared and `reauthenticationRequired` is thrown rather than replaying it.
+    /// - A connection that could not be made, or a 5xx answer, keeps the session.
+    /// - A failed save clears the session and throws `storageFailed`.
+    public func refresh() async throws -> SessionTokens {
+        try await refreshFlight.run { try await self.performRefresh() }
+    }
+
+    private func performRefresh() async throws -> SessionTokens {
+        guard let tokens = current else {
+            throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+        }
+        guard let refreshToken = tokens.refreshToken else {
+            throw SessionError(.reauthenticationRequired, process: .authentication, message: "the session has no refresh token")
+        }
+        let startGeneration = generation
+        let metadata = try await discover()
+        let request = HTTPRequest.formPost(metadata.tokenEndpoint, [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken),
+            ("client_id", configuration.clientID),
+        ])
+        let response: HTTPResponse
+        switch await exchange.attempt(request, purpose: "refresh") {
+        case .success(let received):
+            response = received
+        case .failure(let failure) where !failure.mayHaveReachedServer || failure.kind == .cancelled:
+            throw ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh")
+        case .failure(let failure):
+            throw try await abandonSession(after: ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh"),
+                                           ifGeneration: startGeneration)
+        }
+        guard generation == startGeneration else {
+            throw SessionError(.sessionEnded, process: .authentication, message: "the session ended during the refresh")
+        }
+        if response.status >= 500 {
+            throw ProviderExchange.statusError(response, process: .authentication, purpose: "refresh")
+        }
+        let refreshed: SessionTokens
+        do {
+            let tokenResponse = try TokenResponse(response: response, purpose: "refresh")
+            var subject = tokens.subject
+            if let idToken = tokenResponse.idToken {
+                subject = try await validateIDToken(idToken, nonce: nil, subject: tokens.subject, metadata: metadata).subject
+            }
+            refreshed = tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: tokens.scopes, subject: subject, previous: tokens)
+        } catch let error as SessionError {
+            throw try await abandonSession(after: error, ifGeneration: startGeneration)
+        }
+        try await persist(refreshed, ifGeneration: startGeneration)
+        logger.log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
+        return refreshed
+    }
+
+    /// Clears the session after a refresh that was refused or whose outcome is unknown, and
+    /// returns the `reauthenticationRequired` error to throw (keeping the provider's strings).
+    private func abandonSession(after cause: SessionError, ifGeneration expected: Int) async throws -> SessionError {
+        if generation == expected {
+            try await endLocalSession(process: .authentication)
+        }
+        logger.log(.warning, "refresh failed (\(cause.code.rawValue)); the session was cleared")
+        var error = cause
+        error.code = .reauthenticationRequired
+        error.message = "refresh failed (\(cause.code.rawValue): \(cause.message)); sign in again"
+        return error
+    }
+}

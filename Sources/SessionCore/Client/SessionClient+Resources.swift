@@ -1,0 +1,108 @@
+import Foundation
+
+extension SessionClient {
+    /// Fetches the UserInfo (OIDC Core §5.3) with a fresh access token.
+    /// - Throws: token errors (see ``validTokens()``); `unsupportedProviderFeature` when the
+    ///   provider has no UserInfo endpoint; `invalidToken` and other RFC 6750 errors;
+    ///   `invalidResponse`; `userInfoSubjectMismatch` when its `sub` is not the ID token's.
+    ///   All with process `userInfo`.
+    public func userInfo() async throws -> UserInfo {
+        try await within(.userInfo) {
+            let tokens = try await validTokens()
+            let metadata = try await discover()
+            guard let endpoint = metadata.userInfoEndpoint else {
+                throw SessionError(.unsupportedProviderFeature, process: .userInfo, message: "the provider has no UserInfo endpoint")
+            }
+            let request = HTTPRequest(method: "GET", url: endpoint,
+                                      headers: ["Authorization": "Bearer \(tokens.accessToken)", "Accept": "application/json"])
+            let response = try await exchange.send(request, process: .userInfo, purpose: "UserInfo")
+            guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .userInfo, purpose: "UserInfo") }
+            if response.mediaType == "application/jwt" {
+                throw SessionError(.invalidResponse, process: .userInfo, message: "UserInfo: signed responses are not supported")
+            }
+            let info = try UserInfo(data: response.body)
+            if let subject = tokens.subject, info.sub != subject {
+                throw SessionError(.userInfoSubjectMismatch, process: .userInfo, message: "UserInfo: 'sub' is not the ID token's subject")
+            }
+            return info
+        }
+    }
+
+    /// Reads the user's permissions from the permission center, asking for `identifiers`.
+    /// - Throws: token errors; `invalidConfiguration` without permission-center endpoints;
+    ///   `permissionRequestFailed` with the center's `status_code` in `permissionStatus`;
+    ///   `invalidResponse`. All with process `permissionRead`.
+    public func fetchPermissions(identifiers: Set<IdentifierOption> = []) async throws -> PermissionReadResponse {
+        try await within(.permissionRead) {
+            let (endpoints, tokens) = try await permissionContext(.permissionRead)
+            let request = HTTPRequest(method: "GET", url: Self.permissionURL(endpoints.read, identifiers: identifiers), headers: [
+                "Authorization": "Bearer \(tokens.accessToken)",
+                "Accept": PermissionCenterEndpoints.MediaType.userStatus,
+            ])
+            let response = try await exchange.send(request, process: .permissionRead, purpose: "permission read")
+            guard response.status == 200 else { throw Self.permissionError(response, process: .permissionRead) }
+            do {
+                return try JSONDecoder().decode(PermissionReadResponse.self, from: response.body)
+            } catch {
+                throw SessionError(.invalidResponse, process: .permissionRead, message: "permission read: the body is not a permission status",
+                                   httpStatus: response.status, permissionStatus: .jsonParseError)
+            }
+        }
+    }
+
+    /// Writes `update` to the permission center and returns the subject identifiers it reports.
+    /// - Throws: as ``fetchPermissions(identifiers:)``, with process `permissionWrite`.
+    public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = []) async throws -> SubjectIdentifiers {
+        try await within(.permissionWrite) {
+            let (endpoints, tokens) = try await permissionContext(.permissionWrite)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let request = HTTPRequest(method: "POST", url: Self.permissionURL(endpoints.write, identifiers: identifiers), headers: [
+                "Authorization": "Bearer \(tokens.accessToken)",
+                "Content-Type": PermissionCenterEndpoints.MediaType.permissions,
+                "Accept": PermissionCenterEndpoints.MediaType.subjectStatus,
+            ], body: try encoder.encode(update))
+            let response = try await exchange.send(request, process: .permissionWrite, purpose: "permission write")
+            guard (200...201).contains(response.status) else { throw Self.permissionError(response, process: .permissionWrite) }
+            do {
+                return try JSONDecoder().decode(PermissionWriteResponse.self, from: response.body).subjectIdentifiers ?? SubjectIdentifiers()
+            } catch {
+                throw SessionError(.invalidResponse, process: .permissionWrite, message: "permission write: the body is not a subject status",
+                                   httpStatus: response.status, permissionStatus: .jsonParseError)
+            }
+        }
+    }
+
+    private func permissionContext(_ process: SessionError.Process) async throws -> (PermissionCenterEndpoints, SessionTokens) {
+        guard let endpoints = configuration.permissionCenter else {
+            throw SessionError(.invalidConfiguration, process: process, message: "no permission-center endpoints are configured")
+        }
+        return (endpoints, try await validTokens())
+    }
+
+    /// `endpoint?q.identifier.in=TPID,SYNC_ID` in a fixed order; no query when none are asked for.
+    static func permissionURL(_ endpoint: URL, identifiers: Set<IdentifierOption>) -> URL {
+        guard !identifiers.isEmpty, var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return endpoint }
+        let list = IdentifierOption.allCases.filter(identifiers.contains).map(\.rawValue).joined(separator: ",")
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "q.identifier.in", value: list)]
+        return components.url ?? endpoint
+    }
+
+    /// A permission-center error: the body's `status_code` when it has one.
+    static func permissionError(_ response: HTTPResponse, process: SessionError.Process) -> SessionError {
+        let status = JSONValue.parse(response.body)?.objectValue?["status_code"]?.stringValue
+            .map { PermissionResponseStatus(rawValue: $0) ?? .unknown }
+        return SessionError(.permissionRequestFailed, process: process,
+                            message: "\(process == .permissionRead ? "permission read" : "permission write"): the permission center refused the request",
+                            httpStatus: response.status, permissionStatus: status ?? .unknown)
+    }
+
+    /// Runs `body`, attributing any ``SessionError`` to `process`.
+    func within<T>(_ process: SessionError.Process, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SessionError {
+            throw error.in(process)
+        }
+    }
+}

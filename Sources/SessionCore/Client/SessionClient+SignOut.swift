@@ -1,0 +1,38 @@
+import Foundation
+
+extension SessionClient {
+    /// Ends the session: optionally revokes the refresh token (or, without one, the access
+    /// token) at the provider (RFC 7009), then clears memory and the store.
+    ///
+    /// When revocation fails, nothing local changes and the error is thrown, so the app can retry
+    /// or sign out locally. Once local clearing has begun, no refresh or sign-in started earlier
+    /// can write tokens back. A pending authorization is forgotten.
+    /// - Throws: with process `endSession`: `unsupportedProviderFeature` when revocation is asked
+    ///   for but the provider has no revocation endpoint; transport or OAuth errors of the
+    ///   revocation; `storageFailed` when the store cannot be cleared (memory is cleared anyway).
+    public func signOut(revokeTokens: Bool = false) async throws {
+        try await within(.endSession) {
+            if revokeTokens {
+                // Let a refresh in flight land first, so the token revoked is the newest one.
+                await refreshFlight.wait()
+                if let tokens = current {
+                    try await revoke(tokens)
+                }
+            }
+            pending = nil
+            try await endLocalSession(process: .endSession)
+            logger.log(.info, revokeTokens ? "signed out (tokens revoked)" : "signed out")
+        }
+    }
+
+    private func revoke(_ tokens: SessionTokens) async throws {
+        let metadata = try await discover()
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw SessionError(.unsupportedProviderFeature, process: .endSession, message: "the provider has no revocation endpoint")
+        }
+        let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")
+        let request = HTTPRequest.formPost(endpoint, [("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID)])
+        let response = try await exchange.send(request, process: .endSession, purpose: "revocation")
+        guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .endSession, purpose: "revocation") }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// The OpenID Connect client: discovery, authorization code + PKCE, token validation, refresh,
+/// UserInfo, the permission center and sign-out. All protocol logic of SessionService lives here.
+///
+/// `SessionClient` is an actor; every method may be called from any task. It promises:
+/// - a rotated refresh token is saved to the ``TokenStore`` before any caller sees it;
+/// - concurrent callers needing a refresh share one refresh request, which is never retried;
+/// - once ``signOut(revokeTokens:)`` has begun, no refresh or sign-in started earlier writes
+///   tokens back;
+/// - no token, code, verifier, `state` or `nonce` value appears in its logs or errors.
+///
+/// ```swift
+/// let client = try SessionClient(configuration: configuration, store: FileTokenStore(configuration: configuration))
+/// let tokens = try await client.signIn(flow: .login, agent: agent)
+/// let user = try await client.userInfo()
+/// ```
+public actor SessionClient {
+    /// The configuration the client was created with.
+    public nonisolated let configuration: SessionConfiguration
+    let store: TokenStore
+    let exchange: ProviderExchange
+    let clock: SessionClock
+    let logger: SessionLogger
+
+    var metadata: ProviderMetadata?
+    let metadataFlight = SingleFlight<ProviderMetadata>()
+    var keySet: JSONWebKeySet?
+    var pending: AuthorizationRequest?
+    /// The session in memory; nil when signed out.
+    var current: SessionTokens?
+    /// Bumped whenever the session ends, so work started before cannot write tokens back.
+    var generation = 0
+    let refreshFlight = SingleFlight<SessionTokens>()
+    private var storeBusy = false
+    private var storeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Creates a client. Nothing is fetched until first needed.
+    /// - Parameters:
+    ///   - configuration: the provider and app settings.
+    ///   - store: where tokens are kept (default: in memory only).
+    ///   - transport: how requests are sent (default: ``URLSessionTransport``).
+    ///   - clock: the time source for expiry and ID-token checks.
+    ///   - logger: receives redacted log lines.
+    public init(
+        configuration: SessionConfiguration,
+        store: TokenStore = InMemoryTokenStore(),
+        transport: HTTPTransport = URLSessionTransport(),
+        clock: SessionClock = SystemClock(),
+        logger: SessionLogger = SilentLogger()
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.exchange = ProviderExchange(transport: transport, logger: logger)
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The tokens of the current session, without refreshing; nil when signed out.
+    public var tokens: SessionTokens? { current }
+
+    // MARK: Discovery
+
+    /// The provider's metadata, fetched once and cached. Concurrent callers share one fetch.
+    /// - Throws: `invalidDiscoveryDocument`, `issuerMismatch`, `unsupportedProviderFeature`, or a
+    ///   transport error, all with process `configuration`.
+    public func discover() async throws -> ProviderMetadata {
+        if let metadata { return metadata }
+        return try await metadataFlight.run { try await self.loadMetadata() }
+    }
+
+    private func loadMetadata() async throws -> ProviderMetadata {
+        let issuer = configuration.issuer
+        let request = HTTPRequest(method: "GET", url: ProviderMetadata.discoveryURL(issuer: issuer), headers: ["Accept": "application/json"])
+        let response = try await exchange.send(request, process: .configuration, purpose: "discovery")
+        guard response.status == 200 else {
+            throw SessionError(.invalidDiscoveryDocument, process: .configuration,
+                               message: "discovery: the provider answered with an error status", httpStatus: response.status)
+        }
+        var loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
+        if loaded.revocationEndpoint == nil {
+            loaded.revocationEndpoint = await revocationEndpointFromOAuthMetadata()
+        }
+        metadata = loaded
+        logger.log(.info, "discovery loaded for \(loaded.issuer)")
+        return loaded
+    }
+
+    /// RFC 8414 metadata is optional: any failure here only means no revocation endpoint.
+    private func revocationEndpointFromOAuthMetadata() async -> URL? {
+        for url in ProviderMetadata.oauthMetadataURLs(issuer: configuration.issuer) {
+            let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+            guard case .success(let response) = await exchange.attempt(request, purpose: "OAuth metadata"),
+                  response.status == 200 else { continue }
+            if let endpoint = ProviderMetadata.revocationEndpoint(fromOAuthMetadata: response.body,
+                                                                  expectedIssuer: configuration.issuer.absoluteString) {
+                return endpoint
+            }
+        }
+        return nil
+    }
+
+    // MARK: Storage
+
+    /// Loads the stored session into memory and returns it; nil when nothing is stored.
+    /// The tokens are returned as stored, possibly expired; ``validTokens()`` refreshes them.
+    /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`).
+    public func restoreSession() async throws -> SessionTokens? {
+        let startGeneration = generation
+        let stored = try await store.load()
+        guard generation == startGeneration else { return nil }
+        current = stored
+        if stored != nil { logger.log(.info, "session restored from the store") }
+        return stored
+    }
+
+    /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
+    /// access token or to adopt tokens obtained elsewhere.
+    public func setTokens(_ tokens: SessionTokens) async throws {
+        try await persist(tokens, ifGeneration: generation)
+    }
+
+    /// Saves `tokens` and makes them current, unless the session has ended since `expected`.
+    /// A failed save ends the session: the tokens that could not be saved are dropped, so an
+    /// old refresh token is never replayed.
+    func persist(_ tokens: SessionTokens, ifGeneration expected: Int) async throws {
+        try await exclusively {
+            guard generation == expected else {
+                throw SessionError(.sessionEnded, process: .authentication, message: "the session ended while tokens were being obtained")
+            }
+            do {
+                try await store.save(tokens)
+            } catch {
+                generation += 1
+                current = nil
+                try? await store.clear()
+                logger.log(.error, "the token store failed to save; a fresh sign-in is required")
+                throw SessionError(.storageFailed, process: .authentication,
+                                   message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
+            }
+            current = tokens
+        }
+    }
+
+    /// Ends the session locally: memory first (so nothing started earlier can write back), then
+    /// the store.
+    func endLocalSession(process: SessionError.Process) async throws {
+        generation += 1
+        current = nil
+        do {
+            try await exclusively { try await store.clear() }
+        } catch {
+            throw SessionError(.storageFailed, process: process,
+                               message: "the stored session could not be deleted: \(Self.storeFailure(error))")
+        }
+    }
+
+    /// What a store error says, without trusting a foreign error's description to be free of secrets.
+    static func storeFailure(_ error: Error) -> String {
+        (error as? SessionError)?.message ?? "store error of type \(type(of: error))"
+    }
+
+    /// Runs `body` while no other store write runs; waiters are served in arrival order.
+    func exclusively<T>(_ body: () async throws -> T) async throws -> T {
+        if storeBusy {
+            await withCheckedContinuation { storeWaiters.append($0) }
+        } else {
+            storeBusy = true
+        }
+        defer {
+            if storeWaiters.isEmpty { storeBusy = false } else { storeWaiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

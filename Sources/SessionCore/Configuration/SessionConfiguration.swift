@@ -1,0 +1,143 @@
+import Foundation
+
+/// Everything a ``SessionClient`` needs to know about the provider and the app.
+///
+/// A value that exists is valid: the initializer checks every rule below and throws
+/// ``SessionError`` with code `invalidConfiguration` (process `configuration`) otherwise.
+///
+/// - The issuer is `https`, or `http` on a loopback host, with no query or fragment.
+/// - The redirect URI is a private-use scheme, `https`, or `http` on a loopback IP literal
+///   (`127.0.0.1`, `[::1]`) as RFC 8252 §7 allows, with no fragment.
+/// - Scopes, prompt values and extra parameters are well-formed, and the extra parameters do not
+///   override a parameter the client sets itself (`state`, `nonce`, PKCE, ...).
+/// - `claims`, when given, is a JSON object (OIDC Core §5.5).
+public struct SessionConfiguration: Sendable, Equatable {
+    /// The provider's issuer identifier; discovery is read from it.
+    public let issuer: URL
+    /// The public client's identifier. There is no client secret.
+    public let clientID: String
+    /// Where the provider sends the authorization response.
+    public let redirectURI: URL
+    /// Scopes requested in addition to those of the ``AuthFlow``.
+    public let scopes: [String]
+    /// The OIDC `claims` request parameter, as JSON text.
+    public let claims: String?
+    /// The OIDC `prompt` parameter (space-separated values such as `login consent`).
+    public let prompt: String?
+    /// The OIDC `login_hint` parameter.
+    public let loginHint: String?
+    /// Further authorization request parameters, sent as given.
+    public let additionalParameters: [String: String]
+    /// Permission-center endpoints, when the app reads or writes permissions.
+    public let permissionCenter: PermissionCenterEndpoints?
+    /// An access token expiring within this many seconds is refreshed before use (default 60).
+    public let refreshLeeway: TimeInterval
+    /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
+    public let allowedClockSkew: TimeInterval
+
+    /// Parameters the client computes itself and that configuration may not override.
+    static let reservedParameters: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "scope", "state", "nonce",
+        "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint",
+    ]
+
+    /// Creates and validates a configuration.
+    /// - Throws: ``SessionError`` `invalidConfiguration` naming the first rule that fails.
+    public init(
+        issuer: URL,
+        clientID: String,
+        redirectURI: URL,
+        scopes: [String] = [],
+        claims: String? = nil,
+        prompt: String? = nil,
+        loginHint: String? = nil,
+        additionalParameters: [String: String] = [:],
+        permissionCenter: PermissionCenterEndpoints? = nil,
+        refreshLeeway: TimeInterval = 60,
+        allowedClockSkew: TimeInterval = 120
+    ) throws {
+        func invalid(_ why: String) -> SessionError {
+            SessionError(.invalidConfiguration, process: .configuration, message: why)
+        }
+        guard URLRules.isSecureEndpoint(issuer) else {
+            throw invalid("the issuer must be an https URL (http only on a loopback host)")
+        }
+        guard issuer.query == nil, issuer.fragment == nil else {
+            throw invalid("the issuer must not have a query or fragment")
+        }
+        guard !clientID.isEmpty, clientID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            throw invalid("the client ID must be non-empty printable text")
+        }
+        try Self.validateRedirectURI(redirectURI, invalid: invalid)
+        for scope in scopes where !Self.isScopeToken(scope) {
+            throw invalid("scope '\(scope)' is not a valid scope token (RFC 6749 §3.3)")
+        }
+        if let prompt {
+            let values = prompt.split(separator: " ", omittingEmptySubsequences: false)
+            guard !values.isEmpty, values.allSatisfy({ Self.isScopeToken(String($0)) }) else {
+                throw invalid("prompt must be space-separated values")
+            }
+        }
+        if let claims {
+            guard case .object? = JSONValue.parse(Data(claims.utf8)) else {
+                throw invalid("claims must be a JSON object (OIDC Core §5.5)")
+            }
+        }
+        if let loginHint, loginHint.isEmpty { throw invalid("the login hint must not be empty") }
+        for name in additionalParameters.keys {
+            guard !name.isEmpty else { throw invalid("an extra parameter has an empty name") }
+            guard !Self.reservedParameters.contains(name) else {
+                throw invalid("extra parameter '\(name)' is set by the client itself")
+            }
+        }
+        guard refreshLeeway >= 0, refreshLeeway.isFinite else { throw invalid("the refresh leeway must be zero or more seconds") }
+        guard (0...600).contains(allowedClockSkew) else { throw invalid("the allowed clock skew must be 0 to 600 seconds") }
+
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.claims = claims
+        self.prompt = prompt
+        self.loginHint = loginHint
+        self.additionalParameters = additionalParameters
+        self.permissionCenter = permissionCenter
+        self.refreshLeeway = refreshLeeway
+        self.allowedClockSkew = allowedClockSkew
+    }
+
+    /// The scopes sent for `flow`: the flow's own, then the configured ones, without repeats.
+    public func scopes(for flow: AuthFlow) -> [String] {
+        var seen = Set<String>()
+        return (flow.scopes + scopes).filter { seen.insert($0).inserted }
+    }
+
+    private static func validateRedirectURI(_ uri: URL, invalid: (String) -> SessionError) throws {
+        guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased() else {
+            throw invalid("the redirect URI must be an absolute URI")
+        }
+        guard components.fragment == nil else { throw invalid("the redirect URI must not have a fragment (RFC 6749 §3.1.2)") }
+        switch scheme {
+        case "https":
+            guard let host = components.host, !host.isEmpty else { throw invalid("the https redirect URI has no host") }
+        case "http":
+            guard let host = components.host, host != "localhost", URLRules.isLoopback(host: host) else {
+                throw invalid("an http redirect URI must use a loopback IP literal such as 127.0.0.1 (RFC 8252 §7.3)")
+            }
+        default:
+            // A private-use URI scheme (RFC 8252 §7.1), e.g. com.example.app:/callback.
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "+-."))
+            guard scheme.unicodeScalars.allSatisfy(allowed.contains), scheme.first?.isLetter == true else {
+                throw invalid("the redirect URI scheme is not valid")
+            }
+        }
+    }
+
+    /// scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
+    static func isScopeToken(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.value == 0x21 || (0x23...0x5B).contains(scalar.value) || (0x5D...0x7E).contains(scalar.value)
+        }
+    }
+}

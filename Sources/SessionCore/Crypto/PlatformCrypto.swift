@@ -1,0 +1,50 @@
+import Foundation
+
+/// The JWS algorithms SessionService verifies. Anything else, `none` included, is refused.
+public enum JWSAlgorithm: String, Sendable, CaseIterable {
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
+    case rs256 = "RS256"
+    /// ECDSA with P-256 and SHA-256.
+    case es256 = "ES256"
+}
+
+/// The cryptographic primitives the core uses, each delegated to the platform: OpenSSL's
+/// libcrypto on Linux (`LibCryptoBackend`), CryptoKit and Security on Apple platforms.
+enum PlatformCrypto {
+    /// SHA-256 of `data`.
+    static func sha256(_ data: Data) throws -> Data {
+        try Backend.sha256(data)
+    }
+
+    /// `count` bytes from the system CSPRNG.
+    static func randomBytes(_ count: Int) throws -> Data {
+        try Backend.randomBytes(count)
+    }
+
+    /// True when `signature` is a valid `algorithm` signature of `message` under `key`.
+    /// Throws ``SessionError`` `cryptoFailure` when the key cannot be used at all.
+    static func verify(_ algorithm: JWSAlgorithm, key: JSONWebKey, message: Data, signature: Data) throws -> Bool {
+        switch algorithm {
+        case .rs256:
+            guard key.kty == "RSA", let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
+                  !n.isEmpty, !e.isEmpty else {
+                throw failure("the RSA key is incomplete")
+            }
+            // RFC 7518 §3.3: keys of 2048 bits or more.
+            guard n.drop(while: { $0 == 0 }).count >= 256 else { throw failure("the RSA key is shorter than 2048 bits") }
+            return try Backend.verifyRS256(modulus: n, exponent: e, message: message, signature: signature)
+        case .es256:
+            guard key.kty == "EC", key.crv == "P-256", let x = key.x.flatMap(Base64URL.decode), let y = key.y.flatMap(Base64URL.decode),
+                  x.count == 32, y.count == 32 else {
+                throw failure("the EC key is not a P-256 key")
+            }
+            // JWS carries r || s (RFC 7518 §3.4); anything else is not a valid signature.
+            guard signature.count == 64 else { return false }
+            return try Backend.verifyES256(x: x, y: y, message: message, rawSignature: signature)
+        }
+    }
+
+    static func failure(_ why: String) -> SessionError {
+        SessionError(.cryptoFailure, process: .authentication, message: why)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The provider's metadata from `/.well-known/openid-configuration` (OpenID Connect Discovery
+/// 1.0), completed from the OAuth metadata document (RFC 8414) where the first lacks a member.
+///
+/// A value that exists is valid: the issuer equals the configured one exactly, the required
+/// endpoints are present and secure, and the provider does not rule out PKCE S256.
+public struct ProviderMetadata: Sendable, Equatable {
+    /// The issuer, equal to the configured one.
+    public let issuer: String
+    /// Where the browser is sent to authorize.
+    public let authorizationEndpoint: URL
+    /// Where codes and refresh tokens are exchanged.
+    public let tokenEndpoint: URL
+    /// The signing keys.
+    public let jwksURI: URL
+    /// The UserInfo endpoint, if the provider has one.
+    public let userInfoEndpoint: URL?
+    /// The RFC 7009 revocation endpoint, if the provider has one.
+    public internal(set) var revocationEndpoint: URL?
+    /// The RP-initiated logout endpoint, if the provider has one.
+    public let endSessionEndpoint: URL?
+    /// Whether the provider sends RFC 9207's `iss` authorization response parameter; when true,
+    /// a redirect without it is refused.
+    public let authorizationResponseIssParameterSupported: Bool
+
+    /// Parses and validates an OpenID configuration document for `expectedIssuer`.
+    init(data: Data, expectedIssuer: String) throws {
+        let fields = try JSONFields(data: data) { why in
+            SessionError(.invalidDiscoveryDocument, process: .configuration, message: "discovery document: \(why)")
+        }
+        let issuer = try fields.requiredString("issuer")
+        guard issuer == expectedIssuer else {
+            throw SessionError(.issuerMismatch, process: .configuration,
+                               message: "discovery document: issuer '\(issuer)' is not the configured '\(expectedIssuer)'")
+        }
+        func endpoint(_ key: String) throws -> URL? {
+            guard let url = try fields.url(key) else { return nil }
+            guard URLRules.isSecureEndpoint(url) else { throw fields.fail("'\(key)' must be https (http only on loopback)") }
+            return url
+        }
+        func requiredEndpoint(_ key: String) throws -> URL {
+            guard let url = try endpoint(key) else { throw fields.fail("member '\(key)' is missing") }
+            return url
+        }
+        self.issuer = issuer
+        authorizationEndpoint = try requiredEndpoint("authorization_endpoint")
+        tokenEndpoint = try requiredEndpoint("token_endpoint")
+        jwksURI = try requiredEndpoint("jwks_uri")
+        userInfoEndpoint = try endpoint("userinfo_endpoint")
+        revocationEndpoint = try endpoint("revocation_endpoint")
+        endSessionEndpoint = try endpoint("end_session_endpoint")
+        authorizationResponseIssParameterSupported = try fields.bool("authorization_response_iss_parameter_supported") ?? false
+        if let responseTypes = try fields.strings("response_types_supported"), !responseTypes.contains("code") {
+            throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
+        }
+        if let methods = try fields.strings("code_challenge_methods_supported"), !methods.contains(PKCE.method) {
+            throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support PKCE S256")
+        }
+    }
+
+    /// Where the OAuth metadata document (RFC 8414 §3) of `issuer` may be: the RFC's form
+    /// (well-known path inserted before the issuer's path) and, for issuers with a path, the
+    /// form that appends it as OpenID discovery does, which some providers use.
+    static func oauthMetadataURLs(issuer: URL) -> [URL] {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return [] }
+        let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = "/.well-known/oauth-authorization-server" + path
+        let inserted = components.url
+        components.path = path + "/.well-known/oauth-authorization-server"
+        let appended = path.isEmpty ? nil : components.url
+        return [inserted, appended].compactMap { $0 }
+    }
+
+    /// The OpenID discovery URL of `issuer` (OpenID Connect Discovery §4).
+    static func discoveryURL(issuer: URL) -> URL {
+        let text = issuer.absoluteString
+        return URL(string: (text.hasSuffix("/") ? String(text.dropLast()) : text) + "/.well-known/openid-configuration") ?? issuer
+    }
+
+    /// The revocation endpoint from an RFC 8414 document of the same issuer, or nil.
+    static func revocationEndpoint(fromOAuthMetadata data: Data, expectedIssuer: String) -> URL? {
+        guard case .object(let members)? = JSONValue.parse(data), members["issuer"]?.stringValue == expectedIssuer,
+              let text = members["revocation_endpoint"]?.stringValue, let url = URL(string: text),
+              URLRules.isSecureEndpoint(url) else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How much a log line matters.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug, info, warning, error
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Receives the core's log lines. Lines never contain tokens, codes, verifiers, `state` or
+/// `nonce` values: URLs are logged without their query values and bodies are never logged.
+public protocol SessionLogger: Sendable {
+    /// Records one line.
+    func log(_ level: LogLevel, _ message: String)
+}
+
+/// Discards every line. The default.
+public struct SilentLogger: SessionLogger {
+    /// Creates the logger.
+    public init() {}
+    /// Does nothing.
+    public func log(_ level: LogLevel, _ message: String) {}
+}
+
+/// Writes lines at or above `minimumLevel` to standard error.
+public struct StandardErrorLogger: SessionLogger {
+    /// The lowest level written.
+    public let minimumLevel: LogLevel
+
+    /// Creates the logger.
+    public init(minimumLevel: LogLevel = .info) {
+        self.minimumLevel = minimumLevel
+    }
+
+    /// Writes `[level] message` to standard error.
+    public func log(_ level: LogLevel, _ message: String) {
+        guard level >= minimumLevel else { return }
+        FileHandle.standardError.write(Data("[SessionService \(level)] \(message)\n".utf8))
+    }
+}
+
+/// Makes values safe to log.
+enum Redaction {
+    /// The URL with every query and fragment value replaced by `<redacted>`; names are kept so a
+    /// reader can still see which parameters were present.
+    static func url(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
+        let names = components.queryItems?.map(\.name)
+        let hadFragment = components.fragment != nil
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        var text = components.string ?? "<unparseable URL>"
+        if let names { text += "?" + names.map { "\(FormEncoding.escape($0))=<redacted>" }.joined(separator: "&") }
+        if hadFragment { text += "#<redacted>" }
+        return text
+    }
+}

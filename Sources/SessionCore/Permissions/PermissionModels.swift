@@ -1,0 +1,161 @@
+import Foundation
+
+/// Where the permission center lives (netID model: read and write are separate hosts).
+public struct PermissionCenterEndpoints: Sendable, Equatable {
+    /// `GET` endpoint returning the user's permissions.
+    public let read: URL
+    /// `POST` endpoint updating them.
+    public let write: URL
+
+    /// Creates the endpoints; both must be https (http only on loopback).
+    public init(read: URL, write: URL) throws {
+        guard URLRules.isSecureEndpoint(read), URLRules.isSecureEndpoint(write) else {
+            throw SessionError(.invalidConfiguration, process: .configuration,
+                               message: "permission-center endpoints must be https (http only on loopback)")
+        }
+        self.read = read
+        self.write = write
+    }
+
+    /// netID's production permission center.
+    public static let netID = PermissionCenterEndpoints(
+        unchecked: URL(string: "https://einwilligungsspeicher.netid.de/netid-user-status") ?? URL(fileURLWithPath: "/"),
+        write: URL(string: "https://einwilligen.netid.de/netid-permissions") ?? URL(fileURLWithPath: "/")
+    )
+
+    /// For the constant above, whose literals are valid https URLs.
+    private init(unchecked read: URL, write: URL) {
+        self.read = read
+        self.write = write
+    }
+
+    /// The vendor media types of the permission center's v2 API.
+    public enum MediaType {
+        public static let userStatus = "application/vnd.netid.permission-center.netid-user-status-v2+json"
+        public static let permissions = "application/vnd.netid.permission-center.netid-permissions-v2+json"
+        public static let subjectStatus = "application/vnd.netid.permission-center.netid-subject-status-v2+json"
+    }
+}
+
+/// Which pseudonymous identifiers the permission center should return.
+public enum IdentifierOption: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
+    case tagProtocolIdentifier = "TPID"
+    case synchronizationIdentifier = "SYNC_ID"
+    case encryptedTagProtocolIdentifier = "ETPID"
+}
+
+/// The permission center's `status_code`. Unknown values decode as ``unknown``.
+public enum PermissionResponseStatus: String, Sendable, Equatable, CaseIterable, Codable {
+    case permissionsFound = "PERMISSIONS_FOUND"
+    case permissionsNotFound = "PERMISSIONS_NOT_FOUND"
+    case permissionParametersError = "PERMISSION_PARAMETERS_ERROR"
+    case noToken = "NO_TOKEN"
+    case tokenError = "TOKEN_ERROR"
+    case noPermissions = "NO_PERMISSIONS"
+    case jsonParseError = "JSON_PARSE_ERROR"
+    case noRequestBody = "NO_REQUEST_BODY"
+    case tappNotAllowed = "TAPP_NOT_ALLOWED"
+    case tpidExistenceError = "TPID_EXISTENCE_ERROR"
+    case unknown = "UNKNOWN"
+
+    /// Decodes a status string, mapping values this version does not know to ``unknown``.
+    public init(from decoder: Decoder) throws {
+        self = PermissionResponseStatus(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .unknown
+    }
+}
+
+/// A consent state: `VALID` or `INVALID`.
+public enum PermissionStatus: String, Sendable, Equatable, Codable {
+    case valid = "VALID"
+    case invalid = "INVALID"
+}
+
+/// The user's pseudonymous identifiers.
+public struct SubjectIdentifiers: Sendable, Equatable, Codable {
+    public var tpId: String?
+    public var syncId: String?
+    public var eTpId: String?
+
+    /// Creates identifiers.
+    public init(tpId: String? = nil, syncId: String? = nil, eTpId: String? = nil) {
+        self.tpId = tpId; self.syncId = syncId; self.eTpId = eTpId
+    }
+
+    enum CodingKeys: String, CodingKey { case tpId = "tpid", syncId = "sync_id", eTpId = "etpid" }
+}
+
+/// The ID consent and its change time.
+public struct IdConsent: Sendable, Equatable, Codable {
+    public var status: PermissionStatus?
+    public var changedAt: String?
+
+    /// Creates a consent record.
+    public init(status: PermissionStatus?, changedAt: String?) {
+        self.status = status; self.changedAt = changedAt
+    }
+
+    enum CodingKeys: String, CodingKey { case status, changedAt = "changed_at" }
+}
+
+/// The IAB TC string and its change time.
+public struct IabTcString: Sendable, Equatable, Codable {
+    public var value: String?
+    public var changedAt: String?
+
+    /// Creates a TC string record.
+    public init(value: String?, changedAt: String?) {
+        self.value = value; self.changedAt = changedAt
+    }
+
+    enum CodingKeys: String, CodingKey { case value, changedAt = "changed_at" }
+}
+
+/// The user's privacy settings in the permission center.
+public struct PrivacySettings: Sendable, Equatable, Codable {
+    public var idConsent: IdConsent?
+    public var iabTcString: IabTcString?
+
+    /// Creates settings.
+    public init(idConsent: IdConsent? = nil, iabTcString: IabTcString? = nil) {
+        self.idConsent = idConsent; self.iabTcString = iabTcString
+    }
+
+    enum CodingKeys: String, CodingKey { case idConsent = "idconsent", iabTcString = "iab_tcstring" }
+}
+
+/// The answer to a permission read.
+public struct PermissionReadResponse: Sendable, Equatable, Codable {
+    public var statusCode: PermissionResponseStatus
+    public var subjectIdentifiers: SubjectIdentifiers?
+    public var privacySettings: PrivacySettings?
+
+    /// Creates a response.
+    public init(statusCode: PermissionResponseStatus, subjectIdentifiers: SubjectIdentifiers?, privacySettings: PrivacySettings?) {
+        self.statusCode = statusCode; self.subjectIdentifiers = subjectIdentifiers; self.privacySettings = privacySettings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case statusCode = "status_code", subjectIdentifiers = "subject_identifiers", privacySettings = "netid_privacy_settings"
+    }
+}
+
+/// A permission write: the fields present are changed (netID's `NetIdPermissionUpdate`).
+public struct PermissionUpdate: Sendable, Equatable, Codable {
+    public var idConsent: PermissionStatus?
+    public var iabTcString: String?
+
+    /// Creates an update.
+    public init(idConsent: PermissionStatus? = nil, iabTcString: String? = nil) {
+        self.idConsent = idConsent; self.iabTcString = iabTcString
+    }
+
+    enum CodingKeys: String, CodingKey { case idConsent = "idconsent", iabTcString = "iab_tc_string" }
+}
+
+/// The answer to a permission write.
+struct PermissionWriteResponse: Decodable {
+    var statusCode: PermissionResponseStatus?
+    var subjectIdentifiers: SubjectIdentifiers?
+
+    enum CodingKeys: String, CodingKey { case statusCode = "status_code", subjectIdentifiers = "subject_identifiers" }
+}

@@ -1,0 +1,159 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Linux default ``TokenStore``: one JSON file per issuer and client, readable only by the
+/// user (mode 0600, in a 0700 directory), replaced atomically on every save.
+///
+/// The default directory is `$XDG_DATA_HOME/SessionService` (or `~/.local/share/SessionService`).
+/// The file records the issuer and client it belongs to; a file of another client, a truncated
+/// or corrupt file, or one over 1 MiB is reported as `storageCorrupt` and left in place.
+public struct FileTokenStore: TokenStore {
+    /// The file the session is kept in.
+    public let fileURL: URL
+    private let issuer: String
+    private let clientID: String
+    private static let maximumFileSize = 1 << 20
+
+    private struct Envelope: Codable {
+        var version: Int
+        var issuer: String
+        var clientID: String
+        var tokens: SessionTokens
+    }
+
+    /// A store for `configuration`'s issuer and client in `directory` (default: the XDG data
+    /// directory). The file name is derived from a SHA-256 of issuer and client ID.
+    public init(configuration: SessionConfiguration, directory: URL? = nil) throws {
+        let base = try directory ?? Self.defaultDirectory()
+        let digest = try PlatformCrypto.sha256(Data("\(configuration.issuer.absoluteString)\n\(configuration.clientID)".utf8))
+        let name = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        self.init(fileURL: base.appendingPathComponent("session-\(name).json"), configuration: configuration)
+    }
+
+    /// A store in the given file for `configuration`'s issuer and client.
+    public init(fileURL: URL, configuration: SessionConfiguration) {
+        self.fileURL = fileURL
+        self.issuer = configuration.issuer.absoluteString
+        self.clientID = configuration.clientID
+    }
+
+    /// `$XDG_DATA_HOME/SessionService`, or `$HOME/.local/share/SessionService`.
+    public static func defaultDirectory() throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("SessionService")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw SessionError(.storageFailed, process: .configuration, message: "neither XDG_DATA_HOME nor HOME is an absolute path")
+        }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/SessionService")
+    }
+
+    /// Reads the session; nil when the file does not exist.
+    public func load() async throws -> SessionTokens? {
+        guard let data = try readFile() else { return nil }
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+        } catch {
+            throw failure(.storageCorrupt, "the session file is not a valid session")
+        }
+        guard envelope.version == 1 else { throw failure(.storageCorrupt, "the session file has unknown version \(envelope.version)") }
+        guard envelope.issuer == issuer, envelope.clientID == clientID else {
+            throw failure(.storageCorrupt, "the session file belongs to another issuer or client")
+        }
+        return envelope.tokens
+    }
+
+    /// Writes the session to a temporary file (0600), syncs it and renames it over the old one.
+    public func save(_ tokens: SessionTokens) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(Envelope(version: 1, issuer: issuer, clientID: clientID, tokens: tokens))
+        } catch {
+            throw failure(.storageFailed, "the session cannot be encoded")
+        }
+        let directory = fileURL.deletingLastPathComponent().path
+        try makeDirectory(directory)
+        let temporary = "\(fileURL.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw posixFailure("cannot create a file in \(directory)") }
+        var written = 0
+        let status = data.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return -1 }
+            while written < bytes.count {
+                let count = write(descriptor, base + written, bytes.count - written)
+                if count < 0 { if errno == EINTR { continue }; return -1 }
+                written += count
+            }
+            return fsync(descriptor)
+        }
+        let savedErrno = errno
+        close(descriptor)
+        guard status == 0 else {
+            unlink(temporary)
+            errno = savedErrno
+            throw posixFailure("cannot write the session file")
+        }
+        guard rename(temporary, fileURL.path) == 0 else {
+            let renameErrno = errno
+            unlink(temporary)
+            errno = renameErrno
+            throw posixFailure("cannot replace the session file")
+        }
+    }
+
+    /// Deletes the file; succeeds when it does not exist.
+    public func clear() async throws {
+        guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the session file") }
+    }
+
+    private func readFile() throws -> Data? {
+        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw posixFailure("cannot open the session file")
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw posixFailure("cannot read the session file")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+            guard data.count <= Self.maximumFileSize else { throw failure(.storageCorrupt, "the session file is larger than 1 MiB") }
+        }
+    }
+
+    private func makeDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw failure(.storageFailed, "\(path) is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw failure(.storageFailed, "cannot create \(path)")
+        }
+    }
+
+    private func failure(_ code: SessionError.Code, _ why: String) -> SessionError {
+        SessionError(code, process: .configuration, message: "\(why) (\(fileURL.path))")
+    }
+
+    private func posixFailure(_ why: String) -> SessionError {
+        failure(.storageFailed, "\(why): \(String(cString: strerror(errno)))")
+    }
+}

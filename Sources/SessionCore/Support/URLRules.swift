@@ -1,0 +1,29 @@
+import Foundation
+
+/// URL rules shared by configuration and discovery: which hosts count as loopback, which
+/// endpoints may use plain HTTP, and how two URLs are compared for redirect matching.
+enum URLRules {
+    /// True for `127.0.0.0/8`, `::1` and `localhost` (RFC 8252 §8.3 prefers the IP literals).
+    static func isLoopback(host: String?) -> Bool {
+        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// True when `url` is https, or http on a loopback host.
+    static func isSecureEndpoint(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
+        return scheme == "https" || (scheme == "http" && isLoopback(host: url.host))
+    }
+
+    /// The port a URL addresses, with the scheme's default filled in.
+    static func effectivePort(_ components: URLComponents) -> Int? {
+        if let port = components.port { return port }
+        switch components.scheme?.lowercased() {
+        case "https": return 443
+        case "http": return 80
+        default: return nil
+        }
+    }
+}

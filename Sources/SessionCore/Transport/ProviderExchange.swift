@@ -1,0 +1,67 @@
+import Foundation
+
+/// Sends the core's requests: logs them without secrets and turns transport failures into
+/// ``SessionError``s for the process at hand.
+struct ProviderExchange: Sendable {
+    let transport: HTTPTransport
+    let logger: SessionLogger
+    /// Bodies above this are refused whatever the transport allowed: no provider message the core
+    /// reads is anywhere near 1 MiB, and a custom transport may not cap at all.
+    static let maximumResponseSize = 1 << 20
+
+    /// The raw outcome, for callers that must know whether a failed request may have reached the
+    /// server (refresh).
+    func attempt(_ request: HTTPRequest, purpose: String) async -> Result<HTTPResponse, HTTPTransportError> {
+        logger.log(.debug, "\(purpose): \(request.method) \(Redaction.url(request.url))")
+        do {
+            let response = try await transport.send(request)
+            logger.log(.debug, "\(purpose): HTTP \(response.status), \(response.body.count) bytes")
+            guard response.body.count <= Self.maximumResponseSize else {
+                return .failure(HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(Self.maximumResponseSize) bytes"))
+            }
+            return .success(response)
+        } catch let error as HTTPTransportError {
+            logger.log(.warning, "\(purpose): \(error.detail)")
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(HTTPTransportError(.cancelled, detail: "cancelled"))
+        } catch {
+            logger.log(.warning, "\(purpose): transport failure of type \(type(of: error))")
+            return .failure(HTTPTransportError(.connectionLost, detail: "transport failure"))
+        }
+    }
+
+    /// Sends `request`; a transport failure throws the matching ``SessionError``.
+    func send(_ request: HTTPRequest, process: SessionError.Process, purpose: String) async throws -> HTTPResponse {
+        switch await attempt(request, purpose: purpose) {
+        case .success(let response): return response
+        case .failure(let error): throw Self.sessionError(error, process: process, purpose: purpose)
+        }
+    }
+
+    static func sessionError(_ error: HTTPTransportError, process: SessionError.Process, purpose: String) -> SessionError {
+        switch error.kind {
+        case .cannotConnect, .connectionLost:
+            SessionError(.networkError, process: process, message: "\(purpose): \(error.detail)")
+        case .timedOut:
+            SessionError(.timeout, process: process, message: "\(purpose): \(error.detail)")
+        case .responseTooLarge:
+            SessionError(.responseTooLarge, process: process, message: "\(purpose): \(error.detail)")
+        case .cancelled:
+            SessionError(.cancelled, process: process, message: "\(purpose): cancelled")
+        }
+    }
+
+    /// The error for a response whose status is not the expected one: an OAuth error body or a
+    /// Bearer challenge when there is one, `serverError` for 5xx, `unexpectedResponse` otherwise.
+    static func statusError(_ response: HTTPResponse, process: SessionError.Process, purpose: String) -> SessionError {
+        if let oauth = OAuthErrorResponse(json: response.body)
+            ?? response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:)) {
+            return oauth.sessionError(process: process, httpStatus: response.status, context: purpose)
+        }
+        if response.status >= 500 {
+            return SessionError(.serverError, process: process, message: "\(purpose): the provider failed", httpStatus: response.status)
+        }
+        return SessionError(.unexpectedResponse, process: process, message: "\(purpose): unexpected HTTP status", httpStatus: response.status)
+    }
+}

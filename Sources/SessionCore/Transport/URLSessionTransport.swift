@@ -1,0 +1,147 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux) with
+/// no cookies and no cache, a per-request timeout, a cap on the response body, and redirects
+/// followed only when the request allows it.
+public final class URLSessionTransport: HTTPTransport {
+    /// Seconds a request may take before it fails with ``HTTPTransportError/Kind/timedOut``.
+    public let timeout: TimeInterval
+    /// The largest response body accepted, in bytes; a larger one fails with
+    /// ``HTTPTransportError/Kind/responseTooLarge``.
+    public let maximumResponseSize: Int
+    private let session: URLSession
+    private let tasks: TaskTable
+
+    /// Creates a transport. Defaults: 30 s timeout, 1 MiB response cap.
+    public init(timeout: TimeInterval = 30, maximumResponseSize: Int = 1 << 20) {
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        tasks = TaskTable(maximumResponseSize: maximumResponseSize)
+        session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Sends `request`; see ``HTTPTransport/send(_:)``.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = session.dataTask(with: urlRequest)
+        let handle = TaskHandle(task: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                tasks.register(task, followsRedirects: request.followsRedirects, continuation: continuation)
+                task.resume()
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+}
+
+/// Lets the cancellation handler reach the task. URLSessionTask is thread-safe for `cancel()`;
+/// the wrapper holds no other state.
+private struct TaskHandle: @unchecked Sendable {
+    let task: URLSessionTask
+    func cancel() { task.cancel() }
+}
+
+/// The session delegate: collects each task's body under a cap and resumes its continuation once.
+/// `@unchecked Sendable`: every access to `states` happens while holding `lock`.
+private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<HTTPResponse, Error>
+        var followsRedirects: Bool
+        var body = Data()
+        var tooLarge = false
+    }
+
+    private let lock = NSLock()
+    private var states: [Int: State] = [:]
+    private let maximumResponseSize: Int
+
+    init(maximumResponseSize: Int) {
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, Error>) {
+        lock.withLock { states[task.taskIdentifier] = State(continuation: continuation, followsRedirects: followsRedirects) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        if response.expectedContentLength > Int64(maximumResponseSize) {
+            lock.withLock { states[dataTask.taskIdentifier]?.tooLarge = true }
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overflow = lock.withLock { () -> Bool in
+            guard var state = states[dataTask.taskIdentifier] else { return false }
+            state.body.append(data)
+            if state.body.count > maximumResponseSize {
+                state.tooLarge = true
+                state.body = Data()
+            }
+            states[dataTask.taskIdentifier] = state
+            return state.tooLarge
+        }
+        if overflow { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let follow = lock.withLock { states[task.taskIdentifier]?.followsRedirects ?? false }
+        completionHandler(follow ? request : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if state.tooLarge {
+            state.continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
+        } else if let error {
+            state.continuation.resume(throwing: Self.transportError(error))
+        } else if let response = task.response as? HTTPURLResponse {
+            var headers: [String: String] = [:]
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            state.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: state.body))
+        } else {
+            state.continuation.resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
+        }
+    }
+
+    private static func transportError(_ error: Error) -> HTTPTransportError {
+        guard let urlError = error as? URLError else {
+            return HTTPTransportError(.connectionLost, detail: "transport failure")
+        }
+        switch urlError.code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .badURL, .unsupportedURL:
+            return HTTPTransportError(.cannotConnect, detail: "cannot connect (URLError \(urlError.code.rawValue))")
+        case .timedOut:
+            return HTTPTransportError(.timedOut, detail: "the request timed out")
+        case .cancelled:
+            return HTTPTransportError(.cancelled, detail: "the request was cancelled")
+        default:
+            return HTTPTransportError(.connectionLost, detail: "the connection failed (URLError \(urlError.code.rawValue))")
+        }
+    }
+}

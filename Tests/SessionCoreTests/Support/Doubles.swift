@@ -1,0 +1,83 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// A token store that records every save and can be told to fail.
+///
+/// `@unchecked Sendable`: every mutable member is accessed while holding `lock`.
+final class RecordingStore: TokenStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: SessionTokens?
+    private var saves: [SessionTokens] = []
+    private var failSaves = false
+
+    init(_ tokens: SessionTokens? = nil) { stored = tokens }
+
+    var saved: [SessionTokens] { lock.withLock { saves } }
+    var contents: SessionTokens? { lock.withLock { stored } }
+    func failNextSaves() { lock.withLock { failSaves = true } }
+
+    func load() async throws -> SessionTokens? { contents }
+    func save(_ tokens: SessionTokens) async throws {
+        try lock.withLock {
+            if failSaves { throw SessionError(.storageFailed, process: .configuration, message: "disk full (test)") }
+            saves.append(tokens)
+            stored = tokens
+        }
+    }
+    func clear() async throws { lock.withLock { stored = nil } }
+}
+
+/// Keeps every log line.
+///
+/// `@unchecked Sendable`: `lines` is accessed while holding `lock`.
+final class CapturingLogger: SessionLogger, @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: [String] = []
+    var lines: [String] { lock.withLock { captured } }
+    func log(_ level: LogLevel, _ message: String) { lock.withLock { captured.append("[\(level)] \(message)") } }
+}
+
+/// A one-shot signal a test can await, for holding a fake response until the test says go.
+actor Signal {
+    private var raised = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func raise() {
+        raised = true
+        waiters.forEach { $0.resume() }
+        waiters.removeAll()
+    }
+
+    func wait() async {
+        if raised { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// Asserts that `body` throws a SessionError with `code` (and `process` when given) and returns it.
+@discardableResult
+func assertSessionError<T>(_ code: SessionError.Code, process: SessionError.Process? = nil,
+                           file: StaticString = #filePath, line: UInt = #line,
+                           _ body: () async throws -> T) async -> SessionError? {
+    do {
+        let value = try await body()
+        XCTFail("expected \(code), got \(value)", file: file, line: line)
+        return nil
+    } catch let error as SessionError {
+        XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+        if let process { XCTAssertEqual(error.process, process, "\(error)", file: file, line: line) }
+        return error
+    } catch {
+        XCTFail("expected SessionError \(code), got \(error)", file: file, line: line)
+        return nil
+    }
+}
+
+/// A client wired to `provider` with its clock.
+func makeClient(_ provider: FakeProvider, store: TokenStore = InMemoryTokenStore(), logger: SessionLogger = SilentLogger(),
+                configuration: SessionConfiguration? = nil) throws -> SessionClient {
+    SessionClient(configuration: try configuration ?? FakeProvider.configuration(), store: store, transport: provider,
+                  clock: provider.clock, logger: logger)
+}

@@ -1,0 +1,197 @@
+import Foundation
+@testable import SessionCore
+import SessionTesting
+
+/// An in-memory OpenID provider behind the HTTPTransport boundary: discovery, JWKS, authorize
+/// (as an AuthorizationAgent), token (code + PKCE, refresh with rotation), UserInfo, revocation
+/// and the permission center. Tests bend it with `edit` and per-path `handlers`.
+///
+/// `@unchecked Sendable`: every mutable member is read and written while holding `lock`.
+final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable {
+    typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    static let issuer = URL(string: "https://op.example")!
+    static let clientID = "client-1"
+    static let redirectURI = URL(string: "com.example.app:/oauth/callback")!
+    static let subject = "user-1"
+
+    struct Settings {
+        var discovery: [String: Any] = FakeProvider.defaultDiscovery()
+        var handlers: [String: Handler] = [:]
+        var editIDTokenClaims: (inout [String: Any]) -> Void = { _ in }
+        var idTokenHeader: [String: Any] = [:]
+        var editCallback: (inout [URLQueryItem]) -> Void = { _ in }
+        var accessTokenLifetime = 3600
+        var rotateRefreshTokens = true
+        var refreshIncludesIDToken = true
+        var userInfoSubject = FakeProvider.subject
+    }
+
+    private let lock = NSLock()
+    private var settings = Settings()
+    private var requests: [HTTPRequest] = []
+    private var authorizeParameters: [String: String] = [:]
+    private var codes: Set<String> = []
+    private var liveRefreshTokens: Set<String> = []
+    private var counter = 0
+    let key: SigningKey
+    let clock: ManualClock
+
+    init(clock: ManualClock = ManualClock(), algorithm: JWSAlgorithm = .rs256) throws {
+        self.clock = clock
+        key = try SigningKey(algorithm: algorithm, keyID: "key-1")
+    }
+
+    static func defaultDiscovery() -> [String: Any] {
+        let base = issuer.absoluteString
+        return [
+            "issuer": base,
+            "authorization_endpoint": "\(base)/authorize",
+            "token_endpoint": "\(base)/token",
+            "jwks_uri": "\(base)/jwks",
+            "userinfo_endpoint": "\(base)/userinfo",
+            "revocation_endpoint": "\(base)/revoke",
+            "response_types_supported": ["code"],
+            "code_challenge_methods_supported": ["S256"],
+        ]
+    }
+
+    func edit(_ change: (inout Settings) -> Void) { lock.withLock { change(&settings) } }
+    var log: [HTTPRequest] { lock.withLock { requests } }
+    func requests(to path: String) -> [HTTPRequest] { log.filter { $0.url.path == path } }
+    /// The parameters of the last authorization request the agent saw.
+    var lastAuthorization: [String: String] { lock.withLock { authorizeParameters } }
+
+    static func configuration(scopes: [String] = [], permissionCenter: Bool = true, skew: TimeInterval = 120) throws -> SessionConfiguration {
+        try SessionConfiguration(
+            issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
+            permissionCenter: permissionCenter
+                ? PermissionCenterEndpoints(read: URL(string: "https://op.example/permissions/read")!,
+                                            write: URL(string: "https://op.example/permissions/write")!)
+                : nil,
+            allowedClockSkew: skew)
+    }
+
+    // MARK: AuthorizationAgent
+
+    func authorize(url: URL, redirectURI: URL) async throws -> URL {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let parameters = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        let (callbackItems, edit) = lock.withLock { () -> ([URLQueryItem], (inout [URLQueryItem]) -> Void) in
+            authorizeParameters = parameters
+            counter += 1
+            let code = "code-\(counter)-secret"
+            codes.insert(code)
+            return ([URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: parameters["state"])], settings.editCallback)
+        }
+        var items2 = callbackItems
+        edit(&items2)
+        var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
+        components.queryItems = items2
+        return components.url!
+    }
+
+    // MARK: HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let handler = lock.withLock { () -> Handler? in
+            requests.append(request)
+            return settings.handlers[request.url.path]
+        }
+        if let handler { return try await handler(request) }
+        switch request.url.path {
+        case "/.well-known/openid-configuration": return Self.json(lock.withLock { settings.discovery })
+        case "/jwks": return HTTPResponse(status: 200, body: SigningKey.jwksDocument([key.publicJWK]))
+        case "/token": return try token(request)
+        case "/userinfo": return userInfo(request)
+        case "/revoke": return HTTPResponse(status: 200)
+        case "/permissions/read":
+            return Self.json(["status_code": "PERMISSIONS_FOUND", "subject_identifiers": ["tpid": "tp-1", "sync_id": "sync-1"],
+                              "netid_privacy_settings": ["idconsent": ["status": "VALID", "changed_at": "2026-01-01T00:00:00Z"]]])
+        case "/permissions/write": return Self.json(["status_code": "OK", "subject_identifiers": ["tpid": "tp-1"]])
+        default: return HTTPResponse(status: 404)
+        }
+    }
+
+    static func json(_ object: Any, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"],
+                     body: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    static func form(_ request: HTTPRequest) -> [String: String] {
+        let text = String(decoding: request.body ?? Data(), as: UTF8.self)
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            result[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return result
+    }
+
+    func idToken(nonce: String?) throws -> String {
+        let now = clock.now().timeIntervalSince1970
+        var claims: [String: Any] = ["iss": Self.issuer.absoluteString, "sub": Self.subject, "aud": Self.clientID,
+                                     "exp": now + 3600, "iat": now]
+        if let nonce { claims["nonce"] = nonce }
+        let (edit, header) = lock.withLock { (settings.editIDTokenClaims, settings.idTokenHeader) }
+        edit(&claims)
+        return try key.sign(claims: claims, header: header)
+    }
+
+    private func token(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = Self.form(request)
+        let invalidGrant = Self.json(["error": "invalid_grant", "error_description": "grant refused"], status: 400)
+        switch form["grant_type"] {
+        case "authorization_code":
+            let (valid, challenge, nonce) = lock.withLock {
+                (codes.remove(form["code"] ?? "") != nil, authorizeParameters["code_challenge"], authorizeParameters["nonce"])
+            }
+            guard valid, let verifier = form["code_verifier"],
+                  Self.challenge(verifier) == challenge, form["redirect_uri"] == Self.redirectURI.absoluteString else { return invalidGrant }
+            return Self.json(try issueTokens(idToken: idToken(nonce: nonce)))
+        case "refresh_token":
+            let (live, rotate, withID) = lock.withLock {
+                (liveRefreshTokens.contains(form["refresh_token"] ?? ""), settings.rotateRefreshTokens, settings.refreshIncludesIDToken)
+            }
+            guard live else { return invalidGrant }
+            if rotate { _ = lock.withLock { liveRefreshTokens.remove(form["refresh_token"] ?? "") } }
+            var body = try issueTokens(idToken: withID ? idToken(nonce: nil) : nil, refresh: rotate)
+            if !rotate { body["refresh_token"] = nil }
+            return Self.json(body)
+        default:
+            return Self.json(["error": "unsupported_grant_type"], status: 400)
+        }
+    }
+
+    private func issueTokens(idToken: String?, refresh: Bool = true) throws -> [String: Any] {
+        lock.withLock {
+            counter += 1
+            var body: [String: Any] = ["access_token": "access-\(counter)-secret", "token_type": "Bearer",
+                                       "expires_in": settings.accessTokenLifetime]
+            if refresh {
+                let token = "refresh-\(counter)-secret"
+                liveRefreshTokens.insert(token)
+                body["refresh_token"] = token
+            }
+            if let idToken { body["id_token"] = idToken }
+            return body
+        }
+    }
+
+    private func userInfo(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.headers["Authorization"]?.hasPrefix("Bearer access-") == true else {
+            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        }
+        return Self.json(["sub": lock.withLock { settings.userInfoSubject }, "email": "user@example.com", "email_verified": true,
+                          "given_name": "Erika", "family_name": "Mustermann",
+                          "address": ["street_address": "Hauptstr. 1", "postal_code": "10115", "locality": "Berlin", "country": "DE"],
+                          "custom_claim": ["nested": 1]])
+    }
+
+    static func challenge(_ verifier: String) -> String {
+        // PKCE.challenge itself is pinned to RFC 7636's vector in PKCETests.
+        (try? PKCE.challenge(for: verifier)) ?? ""
+    }
+}
