@@ -17,7 +17,9 @@ extension SessionClient {
             throw SessionError(.reauthenticationRequired, process: .authentication,
                                message: "the access token has expired and there is no refresh token")
         }
-        return try await refresh()
+        // Callers that saw the old tokens may reach the flight after it landed: only refresh
+        // again if what is current by then still needs it.
+        return try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: true) }
     }
 
     /// Refreshes the tokens now (RFC 6749 §6). Concurrent callers share one request; it is never
@@ -31,12 +33,15 @@ extension SessionClient {
     /// - A connection that could not be made, or a 5xx answer, keeps the session.
     /// - A failed save clears the session and throws `storageFailed`.
     public func refresh() async throws -> SessionTokens {
-        try await refreshFlight.run { try await self.performRefresh() }
+        try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }
 
-    private func performRefresh() async throws -> SessionTokens {
+    private func performRefresh(onlyIfExpiring: Bool) async throws -> SessionTokens {
         guard let tokens = current else {
             throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+        }
+        if onlyIfExpiring, !tokens.expires(within: configuration.refreshLeeway, of: clock.now()) {
+            return tokens
         }
         guard let refreshToken = tokens.refreshToken else {
             throw SessionError(.reauthenticationRequired, process: .authentication, message: "the session has no refresh token")

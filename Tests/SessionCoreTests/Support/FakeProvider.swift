@@ -37,9 +37,12 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
     let key: SigningKey
     let clock: ManualClock
 
+    /// RSA key generation takes a noticeable time; tests share one key unless they ask for another.
+    private static let sharedRSAKey = Result { try SigningKey(algorithm: .rs256, keyID: "key-1") }
+
     init(clock: ManualClock = ManualClock(), algorithm: JWSAlgorithm = .rs256) throws {
         self.clock = clock
-        key = try SigningKey(algorithm: algorithm, keyID: "key-1")
+        key = algorithm == .rs256 ? try Self.sharedRSAKey.get() : try SigningKey(algorithm: algorithm, keyID: "key-1")
     }
 
     static func defaultDiscovery() -> [String: Any] {
@@ -99,6 +102,11 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
             return settings.handlers[request.url.path]
         }
         if let handler { return try await handler(request) }
+        return try defaultResponse(request)
+    }
+
+    /// What the provider answers when no handler overrides the path; not recorded in the log.
+    func defaultResponse(_ request: HTTPRequest) throws -> HTTPResponse {
         switch request.url.path {
         case "/.well-known/openid-configuration": return Self.json(lock.withLock { settings.discovery })
         case "/jwks": return HTTPResponse(status: 200, body: SigningKey.jwksDocument([key.publicJWK]))

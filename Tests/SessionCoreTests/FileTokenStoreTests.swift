@@ -1,0 +1,91 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+final class FileTokenStoreTests: XCTestCase {
+    private var directory: URL!
+    private let tokens = SessionTokens(accessToken: "access-secret", refreshToken: "refresh-secret", idToken: nil,
+                                       expiresAt: Date(timeIntervalSince1970: 2_000_000_000), scopes: ["openid"], subject: "user-1")
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/nested")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+
+    private func store(clientID: String = FakeProvider.clientID) throws -> FileTokenStore {
+        let config = try SessionConfiguration(issuer: FakeProvider.issuer, clientID: clientID, redirectURI: FakeProvider.redirectURI)
+        return try FileTokenStore(configuration: config, directory: directory)
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    func testRoundTripWithOwnerOnlyPermissions() async throws {
+        let store = try store()
+        let nothing = try await store.load()
+        XCTAssertNil(nothing)
+        try await store.save(tokens)
+        let loaded = try await store.load()
+        XCTAssertEqual(loaded, tokens)
+        XCTAssertEqual(try mode(store.fileURL.path), 0o600)
+        XCTAssertEqual(try mode(directory.path), 0o700)
+        try await store.clear()
+        let cleared = try await store.load()
+        XCTAssertNil(cleared)
+        try await store.clear()
+    }
+
+    func testSavingReplacesAtomicallyAndLeavesNoTemporaryFiles() async throws {
+        let store = try store()
+        try await store.save(tokens)
+        try await store.save(tokens.withExpiry(nil))
+        let loaded = try await store.load()
+        XCTAssertEqual(loaded?.expiresAt, nil)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 1)
+    }
+
+    func testACorruptFileIsAClearErrorAndIsLeftInPlace() async throws {
+        let store = try store()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for content in [Data("{\"version\":1,\"issuer\":".utf8), Data([0xFF, 0x00, 0x13]), Data("{}".utf8), Data(repeating: 0x20, count: (1 << 20) + 10)] {
+            try content.write(to: store.fileURL)
+            await assertSessionError(.storageCorrupt) { try await store.load() }
+            XCTAssertTrue(FileManager.default.fileExists(atPath: store.fileURL.path))
+        }
+    }
+
+    func testAFileOfAnotherClientIsNotUsed() async throws {
+        let mine = try store()
+        let theirs = FileTokenStore(fileURL: mine.fileURL, configuration: try SessionConfiguration(
+            issuer: FakeProvider.issuer, clientID: "other-client", redirectURI: FakeProvider.redirectURI))
+        try await theirs.save(tokens)
+        await assertSessionError(.storageCorrupt) { try await mine.load() }
+    }
+
+    func testAnUnwritableLocationFailsLoudly() async throws {
+        try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("a file, not a directory".utf8).write(to: directory)
+        await assertSessionError(.storageFailed) { try await self.store().save(self.tokens) }
+    }
+
+    func testDifferentClientsGetDifferentFiles() throws {
+        XCTAssertNotEqual(try store().fileURL, try store(clientID: "other").fileURL)
+    }
+
+    func testANewClientRestoresTheSessionFromTheFile() async throws {
+        let provider = try FakeProvider()
+        let config = try FakeProvider.configuration()
+        let first = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
+        let tokens = try await first.signIn(agent: provider)
+        let second = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
+        let restored = try await second.restoreSession()
+        XCTAssertEqual(restored, tokens)
+        let info = try await second.userInfo()
+        XCTAssertEqual(info.sub, FakeProvider.subject)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+final class RefreshTests: XCTestCase {
+    private var provider: FakeProvider!
+    private var store: RecordingStore!
+    private var client: SessionClient!
+    private var initial: SessionTokens!
+
+    override func setUp() async throws {
+        provider = try FakeProvider()
+        store = RecordingStore()
+        client = try makeClient(provider, store: store)
+        initial = try await client.signIn(agent: provider)
+    }
+
+    private var refreshRequests: [HTTPRequest] {
+        provider.requests(to: "/token").filter { FakeProvider.form($0)["grant_type"] == "refresh_token" }
+    }
+
+    /// Moves the clock to 30 s before the access token expires: inside the 60 s leeway.
+    private func expireSoon() { provider.clock.advance(by: 3600 - 30) }
+
+    func testAFreshTokenIsReturnedWithoutRefreshing() async throws {
+        let tokens = try await client.validTokens()
+        XCTAssertEqual(tokens, initial)
+        XCTAssertTrue(refreshRequests.isEmpty)
+    }
+
+    func testRotatedRefreshTokenIsStoredBeforeRefreshReturns() async throws {
+        expireSoon()
+        let refreshed = try await client.validTokens()
+        XCTAssertNotEqual(refreshed.refreshToken, initial.refreshToken)
+        XCTAssertNotEqual(refreshed.accessToken, initial.accessToken)
+        XCTAssertEqual(store.contents, refreshed, "the store holds the rotated tokens by the time the caller has them")
+        XCTAssertEqual(store.saved.last, refreshed)
+        XCTAssertEqual(FakeProvider.form(try XCTUnwrap(refreshRequests.first))["refresh_token"], initial.refreshToken)
+        XCTAssertEqual(refreshed.subject, FakeProvider.subject)
+    }
+
+    func testANonRotatingProviderKeepsTheRefreshToken() async throws {
+        provider.edit { $0.rotateRefreshTokens = false; $0.refreshIncludesIDToken = false }
+        let refreshed = try await client.refresh()
+        XCTAssertEqual(refreshed.refreshToken, initial.refreshToken)
+        XCTAssertEqual(refreshed.idToken, initial.idToken)
+    }
+
+    func testOneHundredConcurrentCallersCauseExactlyOneRefresh() async throws {
+        expireSoon()
+        let gate = Signal()
+        let arrived = Signal()
+        let fake = provider!
+        provider.edit { settings in
+            settings.handlers["/token"] = { request in
+                await arrived.raise()
+                await gate.wait()
+                return try fake.defaultResponse(request)
+            }
+        }
+        let client = self.client!
+        let results = try await withThrowingTaskGroup(of: SessionTokens.self) { group in
+            for _ in 0..<100 { group.addTask { try await client.validTokens() } }
+            await arrived.wait()
+            await gate.raise()
+            return try await group.reduce(into: [SessionTokens]()) { $0.append($1) }
+        }
+        XCTAssertEqual(results.count, 100)
+        XCTAssertEqual(Set(results.map(\.accessToken)).count, 1, "every caller gets the same refreshed tokens")
+        XCTAssertEqual(refreshRequests.count, 1)
+    }
+
+    func testARefusedRefreshClearsTheSessionAndRequiresSignIn() async throws {
+        provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["error": "invalid_grant", "error_description": "revoked"], status: 400) } }
+        let error = await assertSessionError(.reauthenticationRequired, process: .authentication) { try await self.client.refresh() }
+        XCTAssertEqual(error?.oauthError, "invalid_grant")
+        XCTAssertNil(store.contents)
+        let tokens = await client.tokens
+        XCTAssertNil(tokens)
+    }
+
+    func testAnUncertainOutcomeNeverReplaysTheOldRefreshToken() async throws {
+        provider.edit { $0.handlers["/token"] = { _ in throw HTTPTransportError(.timedOut, detail: "no answer") } }
+        await assertSessionError(.reauthenticationRequired) { try await self.client.refresh() }
+        XCTAssertNil(store.contents)
+        await assertSessionError(.notAuthenticated) { try await self.client.refresh() }
+        XCTAssertEqual(refreshRequests.count, 1)
+    }
+
+    func testAMalformedSuccessCountsAsUncertain() async throws {
+        provider.edit { $0.handlers["/token"] = { _ in HTTPResponse(status: 200, body: Data("{".utf8)) } }
+        await assertSessionError(.reauthenticationRequired) { try await self.client.refresh() }
+        XCTAssertNil(store.contents)
+    }
+
+    func testARefreshThatNeverLeftKeepsTheSession() async throws {
+        provider.edit { $0.handlers["/token"] = { _ in throw HTTPTransportError(.cannotConnect, detail: "offline") } }
+        await assertSessionError(.networkError) { try await self.client.refresh() }
+        XCTAssertEqual(store.contents, initial)
+        provider.edit { $0.handlers["/token"] = { _ in HTTPResponse(status: 503) } }
+        await assertSessionError(.serverError) { try await self.client.refresh() }
+        XCTAssertEqual(store.contents, initial)
+        provider.edit { $0.handlers["/token"] = nil }
+        let refreshed = try await client.refresh()
+        XCTAssertNotEqual(refreshed.refreshToken, initial.refreshToken)
+    }
+
+    func testAFailedStoreWriteSurfacesAndTheOldRefreshTokenIsNeverReplayed() async throws {
+        store.failNextSaves()
+        await assertSessionError(.storageFailed) { try await self.client.refresh() }
+        let tokens = await client.tokens
+        XCTAssertNil(tokens, "tokens that could not be saved are not kept")
+        await assertSessionError(.notAuthenticated) { try await self.client.validTokens() }
+        XCTAssertEqual(refreshRequests.count, 1)
+    }
+
+    func testSignOutDuringAnInFlightRefreshLeavesNothingStored() async throws {
+        let gate = Signal()
+        let arrived = Signal()
+        let fake = provider!
+        provider.edit { settings in
+            settings.handlers["/token"] = { request in
+                await arrived.raise()
+                await gate.wait()
+                return try fake.defaultResponse(request)
+            }
+        }
+        let client = self.client!
+        let refresh = Task { try await client.refresh() }
+        await arrived.wait()
+        try await client.signOut()
+        await gate.raise()
+        await assertSessionError(.sessionEnded) { try await refresh.value }
+        XCTAssertNil(store.contents)
+        let tokens = await client.tokens
+        XCTAssertNil(tokens)
+    }
+
+    func testAnExpiredTokenWithoutRefreshTokenRequiresSignIn() async throws {
+        provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["access_token": "a", "token_type": "Bearer", "expires_in": 60]) } }
+        let client = try makeClient(provider, store: store)
+        _ = try await client.signIn(flow: .permission, agent: provider)
+        provider.clock.advance(by: 61)
+        await assertSessionError(.reauthenticationRequired) { try await client.validTokens() }
+        XCTAssertNil(store.contents)
+    }
+
+    func testARefreshedIDTokenForAnotherSubjectEndsTheSession() async throws {
+        provider.edit { $0.editIDTokenClaims = { $0["sub"] = "someone-else" } }
+        let error = await assertSessionError(.reauthenticationRequired) { try await self.client.refresh() }
+        XCTAssertTrue(error?.message.contains("idTokenSubjectMismatch") == true)
+        XCTAssertNil(store.contents)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// UserInfo (OIDC Core §5.3) and the netID-model permission center.
+final class ResourceTests: XCTestCase {
+    private func signedIn(flow: AuthFlow = .loginPermission) async throws -> (SessionClient, FakeProvider, SessionTokens) {
+        let provider = try FakeProvider()
+        let client = try makeClient(provider)
+        let tokens = try await client.signIn(flow: flow, agent: provider)
+        return (client, provider, tokens)
+    }
+
+    func testUserInfoHasTypedFieldsAndEveryRawClaim() async throws {
+        let (client, provider, tokens) = try await signedIn()
+        let info = try await client.userInfo()
+        XCTAssertEqual(info.sub, FakeProvider.subject)
+        XCTAssertEqual(info.email, "user@example.com")
+        XCTAssertEqual(info.emailVerified, true)
+        XCTAssertEqual(info.givenName, "Erika")
+        XCTAssertEqual(info.address?.postalCode, "10115")
+        XCTAssertEqual(info.claims["custom_claim"], .object(["nested": .number(1)]))
+        XCTAssertEqual(provider.requests(to: "/userinfo").first?.headers["Authorization"], "Bearer \(tokens.accessToken)")
+    }
+
+    func testUserInfoForAnotherSubjectIsRejected() async throws {
+        let (client, provider, _) = try await signedIn()
+        provider.edit { $0.userInfoSubject = "someone-else" }
+        await assertSessionError(.userInfoSubjectMismatch, process: .userInfo) { try await client.userInfo() }
+    }
+
+    func testUserInfoErrors() async throws {
+        let (client, provider, _) = try await signedIn()
+        provider.edit { $0.handlers["/userinfo"] = { _ in
+            HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="op", error="invalid_token", error_description="expired""#])
+        } }
+        let error = await assertSessionError(.invalidToken, process: .userInfo) { try await client.userInfo() }
+        XCTAssertEqual(error?.oauthErrorDescription, "expired")
+        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["email": "no-sub@example.com"]) } }
+        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["sub": FakeProvider.subject, "email_verified": "yes"]) } }
+        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["sub": FakeProvider.subject, "address": "Berlin"]) } }
+        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+    }
+
+    func testUserInfoWithoutASessionIsNotAuthenticated() async throws {
+        let client = try makeClient(try FakeProvider())
+        await assertSessionError(.notAuthenticated, process: .userInfo) { try await client.userInfo() }
+    }
+
+    func testUserInfoRefreshesAnExpiringTokenFirst() async throws {
+        let (client, provider, tokens) = try await signedIn()
+        provider.clock.advance(by: 3590)
+        _ = try await client.userInfo()
+        let sent = provider.requests(to: "/userinfo").last?.headers["Authorization"]
+        XCTAssertNotEqual(sent, "Bearer \(tokens.accessToken)")
+    }
+
+    func testPermissionReadSendsIdentifiersAndTheVendorMediaType() async throws {
+        let (client, provider, tokens) = try await signedIn()
+        let response = try await client.fetchPermissions(identifiers: [.synchronizationIdentifier, .tagProtocolIdentifier])
+        XCTAssertEqual(response.statusCode, .permissionsFound)
+        XCTAssertEqual(response.subjectIdentifiers?.syncId, "sync-1")
+        XCTAssertEqual(response.privacySettings?.idConsent?.status, .valid)
+        let request = try XCTUnwrap(provider.requests(to: "/permissions/read").first)
+        XCTAssertEqual(request.method, "GET")
+        XCTAssertEqual(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems,
+                       [URLQueryItem(name: "q.identifier.in", value: "TPID,SYNC_ID")])
+        XCTAssertEqual(request.headers["Accept"], "application/vnd.netid.permission-center.netid-user-status-v2+json")
+        XCTAssertEqual(request.headers["Authorization"], "Bearer \(tokens.accessToken)")
+    }
+
+    func testPermissionWritePostsTheUpdate() async throws {
+        let (client, provider, _) = try await signedIn()
+        let identifiers = try await client.updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CP-tc"))
+        XCTAssertEqual(identifiers.tpId, "tp-1")
+        let request = try XCTUnwrap(provider.requests(to: "/permissions/write").first)
+        XCTAssertEqual(request.method, "POST")
+        XCTAssertEqual(request.headers["Content-Type"], "application/vnd.netid.permission-center.netid-permissions-v2+json")
+        XCTAssertEqual(request.headers["Accept"], "application/vnd.netid.permission-center.netid-subject-status-v2+json")
+        XCTAssertEqual(String(decoding: request.body ?? Data(), as: UTF8.self), #"{"iab_tc_string":"CP-tc","idconsent":"INVALID"}"#)
+    }
+
+    func testPermissionErrorsCarryTheCentersStatus() async throws {
+        let (client, provider, _) = try await signedIn()
+        provider.edit { $0.handlers["/permissions/write"] = { _ in FakeProvider.json(["status_code": "TPID_EXISTENCE_ERROR"], status: 404) } }
+        let write = await assertSessionError(.permissionRequestFailed, process: .permissionWrite) {
+            try await client.updatePermissions(PermissionUpdate(idConsent: .valid))
+        }
+        XCTAssertEqual(write?.permissionStatus, .tpidExistenceError)
+        XCTAssertEqual(write?.httpStatus, 404)
+        provider.edit { $0.handlers["/permissions/read"] = { _ in FakeProvider.json(["status_code": "SOMETHING_NEW"], status: 400) } }
+        let read = await assertSessionError(.permissionRequestFailed, process: .permissionRead) { try await client.fetchPermissions() }
+        XCTAssertEqual(read?.permissionStatus, .unknown)
+        provider.edit { $0.handlers["/permissions/read"] = { _ in HTTPResponse(status: 200, body: Data("nope".utf8)) } }
+        let parse = await assertSessionError(.invalidResponse, process: .permissionRead) { try await client.fetchPermissions() }
+        XCTAssertEqual(parse?.permissionStatus, .jsonParseError)
+    }
+
+    func testPermissionsWithoutEndpointsAreAConfigurationError() async throws {
+        let provider = try FakeProvider()
+        let client = try makeClient(provider, configuration: try FakeProvider.configuration(permissionCenter: false))
+        _ = try await client.signIn(agent: provider)
+        await assertSessionError(.invalidConfiguration, process: .permissionRead) { try await client.fetchPermissions() }
+    }
+}
