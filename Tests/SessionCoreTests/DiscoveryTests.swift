@@ -67,31 +67,28 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(error?.httpStatus, 503)
     }
 
-    func testRevocationEndpointIsTakenFromOAuthMetadataWhenOpenIDLacksIt() async throws {
+    /// Discovery where only the RFC 8414 document (serving `oauthMetadata`) may name a revocation endpoint.
+    private func discoverWithoutOpenIDRevocation(oauthMetadata: [String: String]) async throws -> ProviderMetadata {
         let provider = try FakeProvider()
-        var document = FakeProvider.defaultDiscovery()
-        document["revocation_endpoint"] = nil
+        let body = try JSONSerialization.data(withJSONObject: oauthMetadata)
         provider.edit { settings in
-            settings.discovery = document
-            settings.handlers["/.well-known/oauth-authorization-server"] = { _ in
-                FakeProvider.json(["issuer": FakeProvider.issuer.absoluteString, "revocation_endpoint": "https://op.example/o/revoke"])
-            }
+            settings.discovery["revocation_endpoint"] = nil
+            settings.handlers["/.well-known/oauth-authorization-server"] = { _ in HTTPResponse(status: 200, body: body) }
         }
-        let metadata = try await makeClient(provider).discover()
+        return try await makeClient(provider).discover()
+    }
+
+    func testRevocationEndpointIsTakenFromOAuthMetadataWhenOpenIDLacksIt() async throws {
+        let metadata = try await discoverWithoutOpenIDRevocation(oauthMetadata: [
+            "issuer": FakeProvider.issuer.absoluteString, "revocation_endpoint": "https://op.example/o/revoke",
+        ])
         XCTAssertEqual(metadata.revocationEndpoint?.absoluteString, "https://op.example/o/revoke")
     }
 
     func testOAuthMetadataOfAnotherIssuerIsIgnored() async throws {
-        let provider = try FakeProvider()
-        var document = FakeProvider.defaultDiscovery()
-        document["revocation_endpoint"] = nil
-        provider.edit { settings in
-            settings.discovery = document
-            settings.handlers["/.well-known/oauth-authorization-server"] = { _ in
-                FakeProvider.json(["issuer": "https://evil.example", "revocation_endpoint": "https://evil.example/revoke"])
-            }
-        }
-        let metadata = try await makeClient(provider).discover()
+        let metadata = try await discoverWithoutOpenIDRevocation(oauthMetadata: [
+            "issuer": "https://evil.example", "revocation_endpoint": "https://evil.example/revoke",
+        ])
         XCTAssertNil(metadata.revocationEndpoint)
     }
 

@@ -23,6 +23,20 @@ final class RefreshTests: XCTestCase {
     /// Moves the clock to 30 s before the access token expires: inside the 60 s leeway.
     private func expireSoon() { provider.clock.advance(by: 3600 - 30) }
 
+    /// Makes the token endpoint signal `arrived` when a request comes in and answer only after `gate`.
+    private func holdTokenResponses() -> (arrived: Signal, gate: Signal) {
+        let arrived = Signal(), gate = Signal()
+        let fake = provider!
+        provider.edit { settings in
+            settings.handlers["/token"] = { request in
+                await arrived.raise()
+                await gate.wait()
+                return try fake.defaultResponse(request)
+            }
+        }
+        return (arrived, gate)
+    }
+
     func testAFreshTokenIsReturnedWithoutRefreshing() async throws {
         let tokens = try await client.validTokens()
         XCTAssertEqual(tokens, initial)
@@ -49,16 +63,7 @@ final class RefreshTests: XCTestCase {
 
     func testOneHundredConcurrentCallersCauseExactlyOneRefresh() async throws {
         expireSoon()
-        let gate = Signal()
-        let arrived = Signal()
-        let fake = provider!
-        provider.edit { settings in
-            settings.handlers["/token"] = { request in
-                await arrived.raise()
-                await gate.wait()
-                return try fake.defaultResponse(request)
-            }
-        }
+        let (arrived, gate) = holdTokenResponses()
         let client = self.client!
         let results = try await withThrowingTaskGroup(of: SessionTokens.self) { group in
             for _ in 0..<100 { group.addTask { try await client.validTokens() } }
@@ -116,16 +121,7 @@ final class RefreshTests: XCTestCase {
     }
 
     func testSignOutDuringAnInFlightRefreshLeavesNothingStored() async throws {
-        let gate = Signal()
-        let arrived = Signal()
-        let fake = provider!
-        provider.edit { settings in
-            settings.handlers["/token"] = { request in
-                await arrived.raise()
-                await gate.wait()
-                return try fake.defaultResponse(request)
-            }
-        }
+        let (arrived, gate) = holdTokenResponses()
         let client = self.client!
         let refresh = Task { try await client.refresh() }
         await arrived.wait()
