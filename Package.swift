@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
     ],
     targets: [
@@ -17,12 +18,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .target(name: "LoopbackHTTP"),
         .target(
             name: "SessionCore",
             dependencies: [
+                "LoopbackHTTP",
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
+        .target(name: "SessionFacade", dependencies: ["SessionCore"]),
         .target(
             name: "SessionTesting",
             dependencies: [
@@ -30,7 +34,8 @@ let package = Package(
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
-        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,26 +1,38 @@
 import Foundation
+import LoopbackHTTP
 import SessionCore
 import XCTest
 
-/// The default transport against a real socket on loopback.
+/// The default transport against a real server on loopback.
 final class URLSessionTransportTests: XCTestCase {
-    private var server: CannedHTTPServer!
+    private var server: LoopbackHTTPServer!
+    /// Holds the "/silent" handler's connection thread until the test ends.
+    private let release = DispatchSemaphore(value: 0)
 
     override func setUpWithError() throws {
-        server = try CannedHTTPServer(responses: [
-            "/ok": CannedHTTPServer.response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)),
-            "/redirect": CannedHTTPServer.response(status: 302, headers: ["Location": "/ok"]),
-            "/huge": CannedHTTPServer.response(status: 200, body: Data(repeating: 0x41, count: 64 * 1024)),
-            "/silent": nil,
-        ])
+        let release = self.release
+        server = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/ok": return .respond(HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(#"{"a":1}"#.utf8)))
+            case "/redirect": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "/ok")]))
+            case "/huge": return .respond(HTTPServerResponse(status: 200, body: Data(repeating: 0x41, count: 64 * 1024)))
+            case "/silent":
+                release.wait()
+                return .dropConnection
+            default: return .respond(.text("not found", status: 404))
+            }
+        }
     }
 
     override func tearDown() {
+        release.signal()
         server.stop()
     }
 
+    private func url(_ path: String) -> URL { server.baseURL.appendingPathComponent(path) }
+
     func testReturnsStatusHeadersAndBody() async throws {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/ok")))
+        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("/ok")))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("content-type"), "application/json")
         XCTAssertEqual(response.body, Data(#"{"a":1}"#.utf8))
@@ -28,16 +40,16 @@ final class URLSessionTransportTests: XCTestCase {
 
     func testDoesNotFollowRedirectsWhenTheRequestForbidsIt() async throws {
         let transport = URLSessionTransport()
-        let kept = try await transport.send(HTTPRequest(method: "POST", url: server.url("/redirect"), body: Data("x".utf8), followsRedirects: false))
+        let kept = try await transport.send(HTTPRequest(method: "POST", url: url("/redirect"), body: Data("x".utf8), followsRedirects: false))
         XCTAssertEqual(kept.status, 302)
-        let followed = try await transport.send(HTTPRequest(method: "GET", url: server.url("/redirect"), followsRedirects: true))
+        let followed = try await transport.send(HTTPRequest(method: "GET", url: url("/redirect"), followsRedirects: true))
         XCTAssertEqual(followed.status, 200)
     }
 
     func testCapsTheResponseSize() async throws {
         let transport = URLSessionTransport(maximumResponseSize: 16 * 1024)
         do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/huge")))
+            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/huge")))
             XCTFail("a body over the cap must be refused")
         } catch let error as HTTPTransportError {
             XCTAssertEqual(error.kind, .responseTooLarge)
@@ -47,7 +59,7 @@ final class URLSessionTransportTests: XCTestCase {
     func testTimesOutOnAServerThatNeverAnswers() async throws {
         let transport = URLSessionTransport(timeout: 1)
         do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")))
+            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/silent")))
             XCTFail("a silent server must time out")
         } catch let error as HTTPTransportError {
             XCTAssertEqual(error.kind, .timedOut)

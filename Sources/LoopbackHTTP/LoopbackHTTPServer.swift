@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server bound only to a loopback address: the redirect receiver of
+/// `LoopbackBrowserAgent` and the transport of `LocalProvider`.
+///
+/// It serves each connection on its own thread with keep-alive, enforces a header limit
+/// (16 KiB, 431), a body limit (1 MiB, 413) and an idle timeout, answers a malformed request with
+/// 400 and keeps serving others. The handler runs on the connection's thread and may block it
+/// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port.
+///
+/// `@unchecked Sendable`: `connections` and `stopped` are only accessed while holding `lock`;
+/// everything else is immutable after `init`.
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    /// Which loopback address to bind.
+    public enum Host: String, Sendable {
+        /// 127.0.0.1
+        case ipv4 = "127.0.0.1"
+        /// ::1
+        case ipv6 = "::1"
+    }
+
+    /// The server's limits.
+    public struct Limits: Sendable {
+        /// Largest request head (request line and headers), in bytes.
+        public var maximumHeaderBytes = 16 * 1024
+        /// Largest request body, in bytes.
+        public var maximumBodyBytes = 1 << 20
+        /// Seconds a connection may stay silent, mid-request or between requests.
+        public var idleTimeout: TimeInterval = 10
+
+        /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle.
+        public init() {}
+    }
+
+    /// The function that answers requests. Called on a connection thread.
+    public typealias Handler = @Sendable (HTTPServerRequest) -> HTTPServerReply
+
+    /// The address bound.
+    public let host: Host
+    /// The port bound (the ephemeral one chosen by the system when 0 was asked for).
+    public let port: UInt16
+    /// The server's limits.
+    public let limits: Limits
+    private let handler: Handler
+    private let listener: Int32
+    private let lock = NSLock()
+    private var connections: Set<Int32> = []
+    private var stopped = false
+
+    /// Binds `host:port` (0 for an ephemeral port) and starts accepting connections.
+    /// - Throws: `POSIXError` when the socket cannot be bound (port in use, for instance).
+    public init(host: Host = .ipv4, port: UInt16 = 0, limits: Limits = Limits(), handler: @escaping Handler) throws {
+        self.host = host
+        self.limits = limits
+        self.handler = handler
+        let (listener, boundPort) = try Socket.listen(host: host, port: port)
+        self.listener = listener
+        self.port = boundPort
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "LoopbackHTTP accept :\(boundPort)"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`).
+    public var baseURL: URL {
+        let authority = host == .ipv6 ? "[::1]" : host.rawValue
+        return URL(string: "http://\(authority):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Stops accepting, closes every open connection and frees the port. Safe to call twice.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            guard !stopped else { return nil }
+            stopped = true
+            defer { connections.removeAll() }
+            return connections
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            let accepted = lock.withLock { () -> Bool in
+                guard !stopped else { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard accepted else { close(connection); return }
+            Socket.setTimeouts(connection, seconds: limits.idleTimeout)
+            let thread = Thread { [self] in
+                serve(connection)
+                lock.withLock { _ = connections.remove(connection) }
+                close(connection)
+            }
+            thread.name = "LoopbackHTTP connection"
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var buffer = Data()
+        while true {
+            guard let (head, rest) = readHead(connection, buffer: &buffer) else { return }
+            let request: HTTPServerRequest
+            let parsed: RequestParser.Head
+            do {
+                parsed = try RequestParser.parseHead(head, maximumBody: limits.maximumBodyBytes)
+                buffer = rest
+                guard let body = readBody(connection, length: parsed.contentLength, buffer: &buffer) else { return }
+                request = HTTPServerRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, body: body)
+            } catch let failure as RequestParser.Failure {
+                let status = [.headersTooLarge: 431, .bodyTooLarge: 413, .unsupportedTransferCoding: 501][failure] ?? 400
+                send(connection, .text("\(status)\n", status: status), keepAlive: false)
+                return
+            } catch {
+                return
+            }
+            switch handler(request) {
+            case .dropConnection:
+                return
+            case .respond(let response):
+                guard send(connection, response, keepAlive: parsed.keepAlive), parsed.keepAlive else { return }
+            }
+        }
+    }
+
+    /// Reads until the blank line ending a head; nil when the peer left, went idle or sent an
+    /// over-long head (which is answered with 431 here).
+    private func readHead(_ connection: Int32, buffer: inout Data) -> (Data, Data)? {
+        let separator = Data("\r\n\r\n".utf8)
+        while true {
+            if let range = buffer.range(of: separator) {
+                guard range.lowerBound - buffer.startIndex <= limits.maximumHeaderBytes else { break }
+                return (Data(buffer[buffer.startIndex..<range.lowerBound]), Data(buffer[range.upperBound...]))
+            }
+            guard buffer.count <= limits.maximumHeaderBytes else { break }
+            guard let chunk = Socket.receive(connection) else { return nil }
+            buffer.append(chunk)
+        }
+        send(connection, .text("431\n", status: 431), keepAlive: false)
+        return nil
+    }
+
+    private func readBody(_ connection: Int32, length: Int, buffer: inout Data) -> Data? {
+        while buffer.count < length {
+            guard let chunk = Socket.receive(connection) else { return nil }
+            buffer.append(chunk)
+        }
+        let body = Data(buffer.prefix(length))
+        buffer = Data(buffer.dropFirst(length))
+        return body
+    }
+
+    @discardableResult
+    private func send(_ connection: Int32, _ response: HTTPServerResponse, keepAlive: Bool) -> Bool {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers
+        where name.caseInsensitiveCompare("Content-Length") != .orderedSame && name.caseInsensitiveCompare("Connection") != .orderedSame {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(response.body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
+        return Socket.sendAll(connection, Data(head.utf8) + response.body)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 302: "Found"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 413: "Content Too Large"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

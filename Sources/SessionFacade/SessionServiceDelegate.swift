@@ -1,0 +1,60 @@
+import SessionCore
+
+/// A listener of the legacy-style facade. Every method has an empty default, so a listener
+/// implements only the callbacks it cares about.
+///
+/// Listeners are held weakly and called on the service's callback queue, in registration order,
+/// one outcome at a time (see the callback contract in the SessionFacade documentation).
+public protocol SessionServiceDelegate: AnyObject {
+    /// `initialize` finished: `nil` on success, the error otherwise.
+    func didFinishInitializationWithError(_ error: SessionError?)
+    /// A sign-in or a restored session produced this access token.
+    func didFinishAuthentication(_ accessToken: String)
+    /// Sign-in, or the restore of a stored session, failed.
+    func didFinishAuthenticationWithError(_ error: SessionError)
+    /// The user cancelled the authorization, or `cancelAuthorization()` was called.
+    func didCancelAuthentication(_ error: SessionError)
+    /// `fetchUserInfo` succeeded.
+    func didFetchUserInfo(_ userInfo: UserInfo)
+    /// `fetchUserInfo` failed.
+    func didFetchUserInfoWithError(_ error: SessionError)
+    /// `fetchPermissions` succeeded.
+    func didFetchPermissions(_ permissions: PermissionReadResponse)
+    /// `fetchPermissions` failed, with the permission center's status.
+    func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError)
+    /// `updatePermissions` succeeded.
+    func didUpdatePermissions(_ subjectIdentifiers: SubjectIdentifiers)
+    /// `updatePermissions` failed, with the permission center's status.
+    func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError)
+    /// `endSession` finished: no token is left in memory or in the store.
+    func didEndSession()
+    /// `endSession` failed (for instance the revocation was refused); local state is kept.
+    func didEndSessionWithError(_ error: SessionError)
+}
+
+extension SessionServiceDelegate {
+    /// Does nothing.
+    public func didFinishInitializationWithError(_ error: SessionError?) {}
+    /// Does nothing.
+    public func didFinishAuthentication(_ accessToken: String) {}
+    /// Does nothing.
+    public func didFinishAuthenticationWithError(_ error: SessionError) {}
+    /// Does nothing.
+    public func didCancelAuthentication(_ error: SessionError) {}
+    /// Does nothing.
+    public func didFetchUserInfo(_ userInfo: UserInfo) {}
+    /// Does nothing.
+    public func didFetchUserInfoWithError(_ error: SessionError) {}
+    /// Does nothing.
+    public func didFetchPermissions(_ permissions: PermissionReadResponse) {}
+    /// Does nothing.
+    public func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {}
+    /// Does nothing.
+    public func didUpdatePermissions(_ subjectIdentifiers: SubjectIdentifiers) {}
+    /// Does nothing.
+    public func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {}
+    /// Does nothing.
+    public func didEndSession() {}
+    /// Does nothing.
+    public func didEndSessionWithError(_ error: SessionError) {}
+}

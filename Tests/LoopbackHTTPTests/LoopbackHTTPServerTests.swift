@@ -1,0 +1,198 @@
+import Foundation
+@testable import LoopbackHTTP
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP client, so tests can send exactly the bytes they want.
+private final class RawClient {
+    let descriptor: Int32
+    /// Bytes received but not yet consumed by `readResponse` (responses may arrive together).
+    private var pending = Data()
+
+    init(port: UInt16, ipv6: Bool = false) throws {
+        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var (storage, length) = Socket.address(host: ipv6 ? .ipv6 : .ipv4, port: port)
+        let connected = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) } }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        // A failure guard only: a server that never answers fails the test instead of hanging it.
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) { send(Data(text.utf8)) }
+
+    func send(_ data: Data) {
+        data.withUnsafeBytes { _ = Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads one response (head and Content-Length body); nil when the server closed first.
+    func readResponse() -> (status: Int, headers: [String: String], body: String)? {
+        var data = pending
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let range = data.range(of: Data("\r\n\r\n".utf8)) {
+                let head = String(decoding: data[..<range.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                let status = Int(head[0].split(separator: " ")[1]) ?? 0
+                var headers: [String: String] = [:]
+                for line in head.dropFirst() {
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                while data.count - range.upperBound < length {
+                    let count = recv(descriptor, &buffer, buffer.count, 0)
+                    if count <= 0 { return nil }
+                    data.append(contentsOf: buffer[0..<count])
+                }
+                let body = String(decoding: data[range.upperBound..<(range.upperBound + length)], as: UTF8.self)
+                pending = Data(data[(range.upperBound + length)...])
+                return (status, headers, body)
+            }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// True when the server has closed or reset the connection (not merely stayed silent).
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+}
+
+final class LoopbackHTTPServerTests: XCTestCase {
+    private func echoServer(limits: LoopbackHTTPServer.Limits = .init(), host: LoopbackHTTPServer.Host = .ipv4) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer(host: host, limits: limits) { request in
+            if request.path == "/drop" { return .dropConnection }
+            let query = request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+            return .respond(.text("\(request.method) \(request.path) [\(query)] \(request.body.count)"))
+        }
+    }
+
+    func testServesARequestOnAnEphemeralLoopbackPort() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        XCTAssertNotEqual(server.port, 0)
+        XCTAssertEqual(server.baseURL.host, "127.0.0.1")
+        let client = try RawClient(port: server.port)
+        client.send("POST /token?a=1&b=x%20y HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello")
+        let response = try XCTUnwrap(client.readResponse())
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, "POST /token [a=1,b=x y] 5")
+    }
+
+    func testBindsIPv6Loopback() throws {
+        let server = try echoServer(host: .ipv6)
+        defer { server.stop() }
+        XCTAssertEqual(server.baseURL.absoluteString, "http://[::1]:\(server.port)")
+        let client = try RawClient(port: server.port, ipv6: true)
+        client.send("GET /v6 HTTP/1.1\r\nHost: [::1]\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.body, "GET /v6 [] 0")
+    }
+
+    func testKeepsTheConnectionAliveForSeveralRequests() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.body, "GET /one [] 0")
+        XCTAssertEqual(client.readResponse()?.headers["connection"], "keep-alive")
+        client.send("GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let last = client.readResponse()
+        XCTAssertEqual(last?.body, "GET /three [] 0")
+        XCTAssertEqual(last?.headers["connection"], "close")
+        XCTAssertTrue(client.isClosedByServer())
+    }
+
+    func testGarbageGets400AndTheServerKeepsServing() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        for garbage in [Data([0x00, 0xFF, 0x13, 0x37, 0x0D, 0x0A, 0x0D, 0x0A]), Data("HELLO\r\n\r\n".utf8),
+                        Data("GET /x HTTP/1.1\r\nno colon here\r\n\r\n".utf8), Data("GET /x HTTP/1.1\r\n\r\n".utf8),
+                        Data("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n".utf8),
+                        Data("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".utf8)] {
+            let client = try RawClient(port: server.port)
+            client.send(garbage)
+            XCTAssertEqual(client.readResponse()?.status, 400, String(decoding: garbage, as: UTF8.self))
+            XCTAssertTrue(client.isClosedByServer())
+        }
+        let client = try RawClient(port: server.port)
+        client.send("GET /still HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.status, 200)
+    }
+
+    func testLimitsOnHeadersBodyAndTransferCoding() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let big = try RawClient(port: server.port)
+        big.send("GET / HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "a", count: 17 * 1024))\r\n\r\n")
+        XCTAssertEqual(big.readResponse()?.status, 431)
+        let body = try RawClient(port: server.port)
+        body.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \((1 << 20) + 1)\r\n\r\n")
+        XCTAssertEqual(body.readResponse()?.status, 413)
+        let chunked = try RawClient(port: server.port)
+        chunked.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        XCTAssertEqual(chunked.readResponse()?.status, 501)
+    }
+
+    func testTruncatedRequestsAndSilentClientsAreDropped() throws {
+        var limits = LoopbackHTTPServer.Limits()
+        limits.idleTimeout = 0.3
+        let server = try echoServer(limits: limits)
+        defer { server.stop() }
+        do {
+            let truncated = try RawClient(port: server.port)
+            truncated.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        }
+        let silent = try RawClient(port: server.port)
+        silent.send("GET / HTTP/1.1\r\nHost:")
+        XCTAssertTrue(silent.isClosedByServer(), "a client that never finishes is disconnected after the idle timeout")
+        let client = try RawClient(port: server.port)
+        client.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.body, "GET /after [] 0")
+    }
+
+    func testAHandlerCanDropTheConnection() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /drop HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertNil(client.readResponse())
+    }
+
+    func testServesConcurrentConnections() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let clients = try (0..<20).map { _ in try RawClient(port: server.port) }
+        for (index, client) in clients.enumerated() { client.send("GET /c\(index) HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for (index, client) in clients.enumerated().reversed() {
+            XCTAssertEqual(client.readResponse()?.body, "GET /c\(index) [] 0")
+        }
+    }
+
+    func testStopFreesThePort() throws {
+        let server = try echoServer()
+        let port = server.port
+        let open = try RawClient(port: port)
+        server.stop()
+        XCTAssertTrue(open.isClosedByServer())
+        XCTAssertThrowsError(try RawClient(port: port))
+        let again = try LoopbackHTTPServer(port: port) { _ in .respond(.text("again")) }
+        defer { again.stop() }
+        let client = try RawClient(port: port)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.body, "again")
+    }
+
+    func testBindingAPortInUseFails() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        XCTAssertThrowsError(try LoopbackHTTPServer(port: server.port) { _ in .dropConnection })
+    }
+}
