@@ -29,66 +29,120 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What went wrong. The list is closed; the "Error codes" article explains each case.
     public enum Code: String, Sendable, Equatable, CaseIterable {
         // Configuration and lifecycle
+        /// A configuration value breaks a rule, or a needed endpoint is not configured.
         case invalidConfiguration
+        /// A facade operation ran before `initialize`.
         case notInitialized
+        /// The facade was initialized twice.
         case alreadyInitialized
+        /// The discovery document is missing, malformed or insecure.
         case invalidDiscoveryDocument
+        /// The discovery document names another issuer.
         case issuerMismatch
+        /// The provider lacks something required (code flow, PKCE S256, an endpoint).
         case unsupportedProviderFeature
         // Transport
+        /// No connection, or it broke before a response.
         case networkError
+        /// No complete response in time.
         case timeout
+        /// A response body over 1 MiB.
         case responseTooLarge
+        /// A status the call does not expect, without an OAuth error.
         case unexpectedResponse
+        /// A response body that is not what the call expects.
         case invalidResponse
         // Authorization response (redirect)
+        /// The callback does not address the redirect URI.
         case redirectURIMismatch
+        /// A callback parameter appears twice.
         case duplicateParameter
+        /// `state` is missing or wrong, or no authorization is pending.
         case stateMismatch
+        /// The callback's `iss` is not the issuer (RFC 9207).
         case authorizationIssuerMismatch
+        /// The callback lacks `iss` although the provider declares it.
         case authorizationIssuerMissing
+        /// The callback has neither `code` nor `error`.
         case missingAuthorizationCode
+        /// The user or the app cancelled the authorization.
         case cancelled
         // OAuth 2.0 error responses (RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6)
+        /// OAuth `access_denied`.
         case accessDenied
+        /// OAuth `invalid_request`.
         case invalidRequest
+        /// OAuth `unauthorized_client`.
         case unauthorizedClient
+        /// OAuth `unsupported_response_type`.
         case unsupportedResponseType
+        /// OAuth `invalid_scope`.
         case invalidScope
+        /// OAuth `server_error`, or an HTTP 5xx.
         case serverError
+        /// OAuth `temporarily_unavailable`.
         case temporarilyUnavailable
+        /// OAuth `invalid_grant`.
         case invalidGrant
+        /// OAuth `invalid_client`.
         case invalidClient
+        /// OAuth `unsupported_grant_type`.
         case unsupportedGrantType
+        /// OIDC `interaction_required`.
         case interactionRequired
+        /// OIDC `login_required`.
         case loginRequired
+        /// OIDC `consent_required`.
         case consentRequired
+        /// Another OAuth `error` string; see ``SessionError/oauthError``.
         case oauthError
         // Bearer token errors (RFC 6750 §3.1)
+        /// RFC 6750 `invalid_token`.
         case invalidToken
+        /// RFC 6750 `insufficient_scope`.
         case insufficientScope
         // ID token (OIDC Core §3.1.3.7)
+        /// The ID token is not a readable JWS or lacks a required claim.
         case idTokenMalformed
+        /// A sign-in with `openid` returned no ID token.
         case idTokenMissing
+        /// The ID token's `alg` is not RS256 or ES256.
         case idTokenUnsupportedAlgorithm
+        /// No provider key matches the ID token's `kid`.
         case idTokenUnknownKey
+        /// The ID token's signature does not verify.
         case idTokenSignatureInvalid
+        /// The ID token's `iss` is not the issuer.
         case idTokenIssuerMismatch
+        /// The ID token's `aud` lacks the client ID.
         case idTokenAudienceMismatch
+        /// The ID token's `azp` is wrong or missing with several audiences.
         case idTokenAuthorizedPartyMismatch
+        /// The ID token has expired.
         case idTokenExpired
+        /// The ID token's `iat` is in the future.
         case idTokenIssuedInFuture
+        /// The ID token's `nonce` is not the request's.
         case idTokenNonceMismatch
+        /// A refreshed ID token names another subject.
         case idTokenSubjectMismatch
         // Session state
+        /// There is no session.
         case notAuthenticated
+        /// The session can no longer be used; it was cleared. Sign in again.
         case reauthenticationRequired
+        /// The session ended while the operation ran.
         case sessionEnded
+        /// UserInfo's `sub` is not the ID token's.
         case userInfoSubjectMismatch
+        /// The permission center refused; see ``SessionError/permissionStatus``.
         case permissionRequestFailed
         // Storage and platform
+        /// The token store could not read, write or delete.
         case storageFailed
+        /// The stored session is unreadable or belongs to another client.
         case storageCorrupt
+        /// The platform crypto library failed or a key is unusable.
         case cryptoFailure
     }
 

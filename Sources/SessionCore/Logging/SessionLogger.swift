@@ -2,8 +2,16 @@ import Foundation
 
 /// How much a log line matters.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
-    case debug, info, warning, error
+    /// Request-level detail: endpoints called (values redacted) and statuses.
+    case debug
+    /// Milestones: discovery loaded, signed in, refreshed, signed out.
+    case info
+    /// Recoverable trouble: a failed request, a session cleared after a refused refresh.
+    case warning
+    /// Failures that lose the session, such as a store that cannot save.
+    case error
 
+    /// Orders levels from `debug` to `error`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -31,8 +31,11 @@ public struct PermissionCenterEndpoints: Sendable, Equatable {
 
     /// The vendor media types of the permission center's v2 API.
     public enum MediaType {
+        /// Accept type of a permission read.
         public static let userStatus = "application/vnd.netid.permission-center.netid-user-status-v2+json"
+        /// Content type of a permission write.
         public static let permissions = "application/vnd.netid.permission-center.netid-permissions-v2+json"
+        /// Accept type of a permission write.
         public static let subjectStatus = "application/vnd.netid.permission-center.netid-subject-status-v2+json"
     }
 }
@@ -72,8 +75,11 @@ public enum PermissionStatus: String, Sendable, Equatable, Codable {
 
 /// The user's pseudonymous identifiers.
 public struct SubjectIdentifiers: Sendable, Equatable, Codable {
+    /// The tag protocol identifier (`tpid`).
     public var tpId: String?
+    /// The synchronization identifier (`sync_id`).
     public var syncId: String?
+    /// The encrypted tag protocol identifier (`etpid`).
     public var eTpId: String?
 
     /// Creates identifiers.
@@ -86,7 +92,9 @@ public struct SubjectIdentifiers: Sendable, Equatable, Codable {
 
 /// The ID consent and its change time.
 public struct IdConsent: Sendable, Equatable, Codable {
+    /// Whether the consent is valid.
     public var status: PermissionStatus?
+    /// When it last changed, as the permission center wrote it (`changed_at`).
     public var changedAt: String?
 
     /// Creates a consent record.
@@ -99,7 +107,9 @@ public struct IdConsent: Sendable, Equatable, Codable {
 
 /// The IAB TC string and its change time.
 public struct IabTcString: Sendable, Equatable, Codable {
+    /// The TC string.
     public var value: String?
+    /// When it last changed, as the permission center wrote it (`changed_at`).
     public var changedAt: String?
 
     /// Creates a TC string record.
@@ -112,7 +122,9 @@ public struct IabTcString: Sendable, Equatable, Codable {
 
 /// The user's privacy settings in the permission center.
 public struct PrivacySettings: Sendable, Equatable, Codable {
+    /// The ID consent (`idconsent`).
     public var idConsent: IdConsent?
+    /// The IAB TC string (`iab_tcstring`).
     public var iabTcString: IabTcString?
 
     /// Creates settings.
@@ -125,8 +137,11 @@ public struct PrivacySettings: Sendable, Equatable, Codable {
 
 /// The answer to a permission read.
 public struct PermissionReadResponse: Sendable, Equatable, Codable {
+    /// The center's `status_code`.
     public var statusCode: PermissionResponseStatus
+    /// The identifiers asked for (`subject_identifiers`).
     public var subjectIdentifiers: SubjectIdentifiers?
+    /// The privacy settings (`netid_privacy_settings`).
     public var privacySettings: PrivacySettings?
 
     /// Creates a response.
@@ -141,7 +156,9 @@ public struct PermissionReadResponse: Sendable, Equatable, Codable {
 
 /// A permission write: the fields present are changed (netID's `NetIdPermissionUpdate`).
 public struct PermissionUpdate: Sendable, Equatable, Codable {
+    /// The new ID consent (`idconsent`), or nil to leave it.
     public var idConsent: PermissionStatus?
+    /// The new IAB TC string (`iab_tc_string`), or nil to leave it.
     public var iabTcString: String?
 
     /// Creates an update.

@@ -2,10 +2,15 @@ import Foundation
 
 /// A postal address claim (OIDC Core §5.1.1) with netID's members.
 public struct Address: Sendable, Equatable, Codable {
+    /// Street and number (`street_address`).
     public var streetAddress: String?
+    /// Country.
     public var country: String?
+    /// The full address as one text.
     public var formatted: String?
+    /// City or locality.
     public var locality: String?
+    /// Postal code (`postal_code`).
     public var postalCode: String?
 
     /// Creates an address.
@@ -21,11 +26,17 @@ public struct Address: Sendable, Equatable, Codable {
 
 /// netID's `shipping_address` claim: an address with a recipient.
 public struct ShippingAddress: Sendable, Equatable, Codable {
+    /// Who receives the shipment.
     public var recipient: String?
+    /// Street and number (`street_address`).
     public var streetAddress: String?
+    /// Country.
     public var country: String?
+    /// The full address as one text.
     public var formatted: String?
+    /// City or locality.
     public var locality: String?
+    /// Postal code (`postal_code`).
     public var postalCode: String?
 
     /// Creates a shipping address.
@@ -47,13 +58,21 @@ public struct ShippingAddress: Sendable, Equatable, Codable {
 public struct UserInfo: Sendable, Equatable {
     /// The subject; equals the ID token's `sub`.
     public let sub: String
+    /// The `email` claim.
     public let email: String?
+    /// The `email_verified` claim.
     public let emailVerified: Bool?
+    /// The `given_name` claim.
     public let givenName: String?
+    /// The `family_name` claim.
     public let familyName: String?
+    /// The `birthdate` claim (YYYY-MM-DD as sent).
     public let birthdate: String?
+    /// The `gender` claim.
     public let gender: String?
+    /// The `address` claim.
     public let address: Address?
+    /// netID's `shipping_address` claim.
     public let shippingAddress: ShippingAddress?
     /// Every claim of the response, typed fields included.
     public let claims: [String: JSONValue]
