@@ -11,7 +11,8 @@ import Darwin
 /// It serves each connection on its own thread with keep-alive, enforces a header limit
 /// (16 KiB, 431), a body limit (1 MiB, 413) and an idle timeout, answers a malformed request with
 /// 400 and keeps serving others. The handler runs on the connection's thread and may block it
-/// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port.
+/// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
+/// when done, since the accept thread keeps the server alive until then.
 ///
 /// `@unchecked Sendable`: `connections` and `stopped` are only accessed while holding `lock`;
 /// everything else is immutable after `init`.
