@@ -19,7 +19,7 @@ public struct HTTPServerRequest: Sendable {
         self.body = body
     }
 
-    /// The path part of the target, percent-decoded is not applied.
+    /// The path part of the target, as sent (not percent-decoded).
     public var path: String { String(target.prefix { $0 != "?" }) }
 
     /// The query parameters, decoded as `application/x-www-form-urlencoded`, in order.

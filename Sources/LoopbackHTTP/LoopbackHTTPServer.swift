@@ -9,7 +9,7 @@ import Darwin
 /// `LoopbackBrowserAgent` and the transport of `LocalProvider`.
 ///
 /// It serves each connection on its own thread with keep-alive, enforces a header limit
-/// (16 KiB, 431), a body limit (1 MiB, 413) and an idle timeout, answers a malformed request with
+/// (16 KiB, 431), a body limit (1 MiB, 413), a connection limit (64, 503) and an idle timeout, answers a malformed request with
 /// 400 and keeps serving others. The handler runs on the connection's thread and may block it
 /// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
@@ -33,8 +33,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var maximumBodyBytes = 1 << 20
         /// Seconds a connection may stay silent, mid-request or between requests.
         public var idleTimeout: TimeInterval = 10
+        /// Connections served at once; one more is answered 503 and closed.
+        public var maximumConnections = 64
 
-        /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle.
+        /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle, 64 connections.
         public init() {}
     }
 
@@ -79,16 +81,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Stops accepting, closes every open connection and frees the port. Safe to call twice.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            guard !stopped else { return nil }
+        // Shutting down under the lock: a connection thread closes its descriptor under the same
+        // lock, so no descriptor number here can have been reused by someone else.
+        lock.withLock {
+            guard !stopped else { return }
             stopped = true
-            defer { connections.removeAll() }
-            return connections
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
-        guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
@@ -98,17 +99,32 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let accepted = lock.withLock { () -> Bool in
-                guard !stopped else { return false }
+            enum Admission { case serve, busy, stopped }
+            let admission = lock.withLock { () -> Admission in
+                if stopped { return .stopped }
+                if connections.count >= limits.maximumConnections { return .busy }
                 connections.insert(connection)
-                return true
+                return .serve
             }
-            guard accepted else { close(connection); return }
+            switch admission {
+            case .stopped:
+                close(connection)
+                return
+            case .busy:
+                Socket.setTimeouts(connection, seconds: 1)
+                send(connection, .text("503\n", status: 503), keepAlive: false)
+                close(connection)
+                continue
+            case .serve:
+                break
+            }
             Socket.setTimeouts(connection, seconds: limits.idleTimeout)
             let thread = Thread { [self] in
                 serve(connection)
-                lock.withLock { _ = connections.remove(connection) }
-                close(connection)
+                lock.withLock {
+                    connections.remove(connection)
+                    close(connection)
+                }
             }
             thread.name = "LoopbackHTTP connection"
             thread.start()

@@ -50,7 +50,10 @@ enum RequestParser {
         guard lengths.count <= 1 else { throw Failure.malformed }
         var contentLength = 0
         if let length = lengths.first {
-            guard let parsed = Int(length), parsed >= 0, length.allSatisfy(\.isASCII) else { throw Failure.malformed }
+            // 1*DIGIT only (RFC 9110 §8.6): no sign, no spaces.
+            guard !length.isEmpty, length.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let parsed = Int(length) else {
+                throw Failure.malformed
+            }
             guard parsed <= maximumBody else { throw Failure.bodyTooLarge }
             contentLength = parsed
         }

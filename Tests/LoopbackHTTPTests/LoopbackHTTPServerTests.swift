@@ -116,6 +116,7 @@ final class LoopbackHTTPServerTests: XCTestCase {
         for garbage in [Data([0x00, 0xFF, 0x13, 0x37, 0x0D, 0x0A, 0x0D, 0x0A]), Data("HELLO\r\n\r\n".utf8),
                         Data("GET /x HTTP/1.1\r\nno colon here\r\n\r\n".utf8), Data("GET /x HTTP/1.1\r\n\r\n".utf8),
                         Data("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n".utf8),
+                        Data("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: +3\r\n\r\n".utf8),
                         Data("GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".utf8)] {
             let client = try RawClient(port: server.port)
             client.send(garbage)
@@ -156,6 +157,20 @@ final class LoopbackHTTPServerTests: XCTestCase {
         let client = try RawClient(port: server.port)
         client.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(client.readResponse()?.body, "GET /after [] 0")
+    }
+
+    func testConnectionsOverTheLimitGet503AndOthersAreStillServed() throws {
+        var limits = LoopbackHTTPServer.Limits()
+        limits.maximumConnections = 2
+        let server = try echoServer(limits: limits)
+        defer { server.stop() }
+        let first = try RawClient(port: server.port), second = try RawClient(port: server.port)
+        let third = try RawClient(port: server.port)
+        XCTAssertEqual(third.readResponse()?.status, 503)
+        first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(first.readResponse()?.body, "GET /first [] 0")
+        second.send("GET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(second.readResponse()?.body, "GET /second [] 0")
     }
 
     func testAHandlerCanDropTheConnection() throws {
