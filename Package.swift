@@ -31,6 +31,7 @@ let package = Package(
             name: "SessionTesting",
             dependencies: [
                 "SessionCore",
+                "LoopbackHTTP",
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -16,6 +16,7 @@ final class URLSessionTransportTests: XCTestCase {
             case "/ok": return .respond(HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(#"{"a":1}"#.utf8)))
             case "/redirect": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "/ok")]))
             case "/huge": return .respond(HTTPServerResponse(status: 200, body: Data(repeating: 0x41, count: 64 * 1024)))
+            case "/drop": return .dropConnection
             case "/silent":
                 release.wait()
                 return .dropConnection
@@ -76,6 +77,21 @@ final class URLSessionTransportTests: XCTestCase {
         } catch let error as HTTPTransportError {
             XCTAssertEqual(error.kind, .cannotConnect)
             XCTAssertFalse(error.mayHaveReachedServer)
+        }
+    }
+
+    func testAPostWhoseConnectionDropsFailsAtOnceInsteadOfHanging() async throws {
+        // FoundationNetworking would retry on a reused connection and resend the POST without its
+        // body, which hangs until the timeout; the transport does not reuse connections.
+        let transport = URLSessionTransport(timeout: 5)
+        _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+        let post = HTTPRequest(method: "POST", url: url("/drop"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                               body: Data("grant_type=refresh_token".utf8))
+        do {
+            _ = try await transport.send(post)
+            XCTFail("a dropped connection cannot give a response")
+        } catch let error as HTTPTransportError {
+            XCTAssertEqual(error.kind, .connectionLost, error.detail)
         }
     }
 }

@@ -8,4 +8,25 @@ import Foundation
 public protocol AuthorizationAgent: Sendable {
     /// Presents `url` and returns the callback URL that starts with `redirectURI`.
     func authorize(url: URL, redirectURI: URL) async throws -> URL
+
+    /// The entry point ``SessionClient/signIn(flow:agent:)`` calls. An agent that must choose
+    /// the redirect URI itself (a loopback listener on an ephemeral port, RFC 8252 §7.3) calls
+    /// `buildRequest` once with the URI it listens on and gets the authorization URL to open.
+    ///
+    /// The default implementation builds the request for `configuredRedirectURI` and calls
+    /// ``authorize(url:redirectURI:)``.
+    /// - Parameters:
+    ///   - configuredRedirectURI: the configuration's redirect URI.
+    ///   - buildRequest: makes the pending authorization request for a redirect URI and returns
+    ///     its URL. Only the configured URI is accepted, or, when that is an http loopback URI
+    ///     without a port, the same URI with a port.
+    func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL
+}
+
+extension AuthorizationAgent {
+    /// Builds the request for the configured redirect URI and presents it.
+    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL {
+        let url = try await buildRequest(configuredRedirectURI)
+        return try await authorize(url: url, redirectURI: configuredRedirectURI)
+    }
 }

@@ -14,15 +14,16 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     let nonce: String?
     let pkce: PKCE
 
-    /// Builds the request for `flow` from the configuration and the provider's metadata.
-    init(configuration: SessionConfiguration, metadata: ProviderMetadata, flow: AuthFlow) throws {
+    /// Builds the request for `flow` from the configuration and the provider's metadata, sent
+    /// with `redirectURI` (the configured one unless a loopback agent chose its port).
+    init(configuration: SessionConfiguration, metadata: ProviderMetadata, flow: AuthFlow, redirectURI: URL) throws {
         let state = try RandomToken.generate()
         let nonce = flow.requestsIDToken ? try RandomToken.generate() : nil
         let pkce = try PKCE.generate()
         var parameters: [(String, String)] = [
             ("response_type", "code"),
             ("client_id", configuration.clientID),
-            ("redirect_uri", configuration.redirectURI.absoluteString),
+            ("redirect_uri", redirectURI.absoluteString),
             ("scope", configuration.scopes(for: flow).joined(separator: " ")),
             ("state", state),
             ("code_challenge", pkce.challenge),
@@ -44,7 +45,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization URL cannot be built")
         }
         self.url = url
-        self.redirectURI = configuration.redirectURI
+        self.redirectURI = redirectURI
         self.flow = flow
         self.state = state
         self.nonce = nonce

@@ -5,8 +5,7 @@ import Foundation
 struct AuthorizationResponse: Sendable {
     let code: String
 
-    /// True when `url` addresses `redirectURI`: same scheme and host (ignoring case), same
-    /// effective port and the same path. Query and fragment are not compared.
+    /// See ``AuthorizationRequest/isResponse(_:to:)``.
     static func matches(_ url: URL, redirectURI: URL) -> Bool {
         guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) else { return false }
@@ -44,5 +43,14 @@ struct AuthorizationResponse: Sendable {
         }
         guard let code = parameters["code"], !code.isEmpty else { throw reject(.missingAuthorizationCode, "'code' is missing") }
         self.code = code
+    }
+}
+
+extension AuthorizationRequest {
+    /// True when `url` addresses `redirectURI`: same scheme and host (ignoring case), same
+    /// effective port and the same path. Query and fragment are not compared. Agents use it to
+    /// recognise the redirect that ends an authorization.
+    public static func isResponse(_ url: URL, to redirectURI: URL) -> Bool {
+        AuthorizationResponse.matches(url, redirectURI: redirectURI)
     }
 }

@@ -5,8 +5,20 @@ extension SessionClient {
     /// earlier request, whose response will then be refused).
     /// - Throws: discovery errors (process `configuration`) or `cryptoFailure`.
     public func beginAuthorization(flow: AuthFlow = .login) async throws -> AuthorizationRequest {
+        try await beginAuthorization(flow: flow, redirectURI: configuration.redirectURI)
+    }
+
+    /// As ``beginAuthorization(flow:)``, for a redirect URI an agent chose.
+    /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
+    ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
+    func beginAuthorization(flow: AuthFlow, redirectURI: URL) async throws -> AuthorizationRequest {
+        guard redirectURI == configuration.redirectURI
+            || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "the agent's redirect URI differs from the configured one in more than its loopback port")
+        }
         let metadata = try await discover()
-        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, flow: flow)
+        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, flow: flow, redirectURI: redirectURI)
         pending = request
         logger.log(.info, "authorization started: \(request)")
         return request
@@ -66,17 +78,24 @@ extension SessionClient {
     /// - Throws: `cancelled` when the agent reports that the user gave up, or any error of
     ///   ``beginAuthorization(flow:)`` and ``completeAuthorization(callbackURL:)``.
     public func signIn(flow: AuthFlow = .login, agent: AuthorizationAgent) async throws -> SessionTokens {
-        let request = try await beginAuthorization(flow: flow)
+        let started = StartedRequest()
         let callbackURL: URL
         do {
-            callbackURL = try await agent.authorize(url: request.url, redirectURI: request.redirectURI)
+            callbackURL = try await agent.authorize(configuredRedirectURI: configuration.redirectURI) { redirectURI in
+                let request = try await self.beginAuthorization(flow: flow, redirectURI: redirectURI)
+                try started.record(request)
+                return request.url
+            }
         } catch {
-            consumePending(request)
+            if let request = started.request { consumePending(request) }
             switch error {
             case let error as SessionError: throw error.in(.authentication)
             case is CancellationError: throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
             default: throw SessionError(.cancelled, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
             }
+        }
+        guard let request = started.request else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent returned without building a request")
         }
         guard pending?.state == request.state else {
             throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled or replaced")
@@ -136,5 +155,24 @@ extension SessionClient {
         let loaded = try JSONWebKeySet(data: response.body)
         keySet = loaded
         return loaded
+    }
+}
+
+/// The request an agent built during ``SessionClient/signIn(flow:agent:)``; an agent may build one.
+///
+/// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
+private final class StartedRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: AuthorizationRequest?
+
+    var request: AuthorizationRequest? { lock.withLock { stored } }
+
+    func record(_ request: AuthorizationRequest) throws {
+        try lock.withLock {
+            guard stored == nil else {
+                throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent built a second request")
+            }
+            stored = request
+        }
     }
 }

@@ -26,4 +26,15 @@ enum URLRules {
         default: return nil
         }
     }
+
+    /// True when `configured` is an http loopback URI without a port and `candidate` is the same
+    /// URI with a port: the one redirect URI change RFC 8252 §7.3 allows.
+    static func isLoopbackPortVariant(_ candidate: URL, of configured: URL) -> Bool {
+        guard let configuredParts = URLComponents(url: configured, resolvingAgainstBaseURL: false),
+              var candidateParts = URLComponents(url: candidate, resolvingAgainstBaseURL: false),
+              configuredParts.scheme?.lowercased() == "http", isLoopback(host: configuredParts.host),
+              configuredParts.port == nil, candidateParts.port != nil else { return false }
+        candidateParts.port = nil
+        return candidateParts == configuredParts
+    }
 }

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The default ``HTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux) with
 /// no cookies and no cache, a per-request timeout, a cap on the response body, and redirects
-/// followed only when the request allows it.
+/// followed only when the request allows it. On Linux each request uses a new connection.
 public final class URLSessionTransport: HTTPTransport {
     /// Seconds a request may take before it fails with ``HTTPTransportError/Kind/timedOut``.
     public let timeout: TimeInterval
@@ -40,6 +40,12 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking retries a request whose reused connection closed without an
+        // answer, but resends a POST without its body, and the request then hangs until the
+        // timeout. A refresh lost that way would end the session, so connections are not reused.
+        urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+        #endif
         let task = session.dataTask(with: urlRequest)
         let handle = TaskHandle(task: task)
         return try await withTaskCancellationHandler {

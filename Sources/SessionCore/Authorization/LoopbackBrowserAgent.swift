@@ -1,0 +1,200 @@
+import Foundation
+import LoopbackHTTP
+
+/// Authorizes in the user's browser and receives the redirect on a loopback listener
+/// (RFC 8252 §7.3), the way a console tool or desktop app does it.
+///
+/// The redirect URI must be `http` on `127.0.0.1` or `[::1]`. With a port, the agent listens on
+/// that port; without one, it listens on an ephemeral port and sends the redirect URI with that
+/// port, which the provider must allow for loopback URIs (RFC 8252 §7.3). The agent prints the
+/// authorization URL (through `print`) and opens it (by default with `xdg-open` when present),
+/// answers the browser's redirect with a short page, and stops listening.
+///
+/// The printed URL necessarily carries the request's `state`, `nonce` and PKCE challenge; it is
+/// meant for the user's eyes, not for a log.
+public struct LoopbackBrowserAgent: AuthorizationAgent {
+    /// How the authorization URL reaches a browser.
+    public enum Opener: Sendable {
+        /// `xdg-open URL` when `xdg-open` is on the `PATH`; otherwise only the printed line.
+        case system
+        /// Only the printed line: the user opens the URL.
+        case printOnly
+        /// A function of the app's (or a test's) that hands the URL to a browser.
+        case custom(@Sendable (URL) -> Void)
+    }
+
+    /// How long to wait for the browser's redirect.
+    public let timeout: TimeInterval
+    /// How the URL is opened.
+    public let opener: Opener
+    /// Receives the line telling the user which URL to open.
+    public let print: @Sendable (String) -> Void
+
+    /// Creates an agent.
+    /// - Parameters:
+    ///   - timeout: seconds to wait for the redirect before failing with `timeout` (default 300).
+    ///   - opener: how to open the URL (default: `xdg-open` when present).
+    ///   - print: where the "open this URL" line goes (default: standard error).
+    public init(timeout: TimeInterval = 300, opener: Opener = .system,
+                print: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.timeout = timeout
+        self.opener = opener
+        self.print = print
+    }
+
+    /// Listens on the configured redirect URI's loopback address, builds the request for the
+    /// URI listened on, opens it and returns the redirect the browser brings back.
+    /// - Throws: `invalidConfiguration` when the redirect URI is not http on a loopback IP;
+    ///   `networkError` when the port cannot be bound; `timeout` when no redirect arrives in
+    ///   time; `cancelled` when the task is cancelled.
+    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL {
+        let receiver = try RedirectReceiver(redirectURI: configuredRedirectURI)
+        defer { receiver.stop() }
+        let url = try await buildRequest(receiver.redirectURI)
+        print("Open this URL in a browser to sign in: \(url.absoluteString)")
+        open(url)
+        return try await receiver.wait(timeout: timeout)
+    }
+
+    /// Presents `url` and waits on `redirectURI`, which must then carry its port.
+    public func authorize(url: URL, redirectURI: URL) async throws -> URL {
+        try await authorize(configuredRedirectURI: redirectURI) { _ in url }
+    }
+
+    private func open(_ url: URL) {
+        switch opener {
+        case .printOnly:
+            break
+        case .custom(let open):
+            open(url)
+        case .system:
+            guard let xdgOpen = Self.executable(named: "xdg-open") else { return }
+            let process = Process()
+            process.executableURL = xdgOpen
+            process.arguments = [url.absoluteString]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            // A browser that cannot be started leaves the printed line as the way forward.
+            try? process.run()
+        }
+    }
+
+    private static func executable(named name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// The loopback listener of one authorization: takes the first request for the redirect path,
+/// answers it with a short page and hands its URL to the waiting task.
+///
+/// `@unchecked Sendable`: `redirectURI` and `server` are set during `init` only; `base`,
+/// `received` and `waiter`, which the listener's thread touches, only while holding `lock`.
+final class RedirectReceiver: @unchecked Sendable {
+    /// The configured redirect URI with the port listened on.
+    private(set) var redirectURI: URL
+    private var server: LoopbackHTTPServer?
+    private let lock = NSLock()
+    private var received: Result<URL, SessionError>?
+    private var waiter: CheckedContinuation<URL, Error>?
+    /// `http://host:port`, known once the listener is bound.
+    private var base: String?
+
+    init(redirectURI configured: URL) throws {
+        guard var components = URLComponents(url: configured, resolvingAgainstBaseURL: false),
+              components.scheme?.lowercased() == "http",
+              let host = components.host.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }),
+              host == "127.0.0.1" || host == "::1" else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "a loopback browser agent needs an http redirect URI on 127.0.0.1 or [::1]")
+        }
+        guard components.port.map({ (1...65535).contains($0) }) ?? true else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI's port is out of range")
+        }
+        redirectURI = configured
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        let server: LoopbackHTTPServer
+        do {
+            server = try LoopbackHTTPServer(host: host == "::1" ? .ipv6 : .ipv4, port: UInt16(components.port ?? 0)) { [weak self] request in
+                guard request.method == "GET", request.path == path, let self else {
+                    return .respond(.text("Not found", status: 404))
+                }
+                self.deliver(target: request.target)
+                return .respond(.text(Self.page, contentType: "text/html; charset=utf-8"))
+            }
+        } catch {
+            throw SessionError(.networkError, process: .authentication,
+                               message: "cannot listen on the redirect URI's loopback port: \(error.localizedDescription)")
+        }
+        self.server = server
+        components.port = Int(server.port)
+        guard let listening = components.url else {
+            server.stop()
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI cannot carry a port")
+        }
+        redirectURI = listening
+        lock.withLock { base = server.baseURL.absoluteString }
+    }
+
+    private static let page = """
+        <!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head>
+        <body><p>The sign-in is complete. You can close this window and return to the app.</p></body></html>
+        """
+
+    /// Waits for the redirect, at most `timeout` seconds.
+    func wait(timeout: TimeInterval) async throws -> URL {
+        try await withThrowingTaskGroup(of: URL.self) { group in
+            group.addTask { try await self.redirect() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+                throw SessionError(.timeout, process: .authentication,
+                                   message: "no browser came back to the redirect URI within \(Int(timeout)) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else {
+                throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
+            }
+            return first
+        }
+    }
+
+    private func redirect() async throws -> URL {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready: Result<URL, SessionError>? = lock.withLock {
+                    if received == nil, !Task.isCancelled { waiter = continuation }
+                    return received
+                }
+                if let ready {
+                    continuation.resume(with: ready)
+                } else if Task.isCancelled {
+                    continuation.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+                }
+            }
+        } onCancel: {
+            let waiting = lock.withLock { () -> CheckedContinuation<URL, Error>? in
+                defer { waiter = nil }
+                return waiter
+            }
+            waiting?.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+        }
+    }
+
+    /// Keeps the first redirect; later ones (a reload, a second tab) are answered but ignored.
+    private func deliver(target: String) {
+        let (waiting, result) = lock.withLock { () -> (CheckedContinuation<URL, Error>?, Result<URL, SessionError>) in
+            let result: Result<URL, SessionError> = base.flatMap { URL(string: $0 + target) }.map { .success($0) }
+                ?? .failure(SessionError(.invalidResponse, process: .authentication, message: "the browser's redirect is not a valid URL"))
+            guard received == nil else { return (nil, result) }
+            received = result
+            defer { waiter = nil }
+            return (waiter, result)
+        }
+        waiting?.resume(with: result)
+    }
+
+    func stop() {
+        server?.stop()
+    }
+}

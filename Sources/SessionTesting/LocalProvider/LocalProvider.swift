@@ -1,0 +1,137 @@
+#if canImport(CLibCrypto)
+import Foundation
+import LoopbackHTTP
+import SessionCore
+
+/// A real OpenID provider on a loopback port, for end-to-end tests, samples and demos.
+///
+/// It serves discovery (OIDC and RFC 8414), a JWK Set, the authorization endpoint with scripted
+/// consent, the token endpoint (authorization code with PKCE S256; refresh with rotation, where
+/// reuse of a rotated refresh token revokes its whole family), UserInfo, revocation (RFC 7009)
+/// and a netID-style permission center that keeps state per subject. ID tokens are signed with
+/// a key generated at start. Tests can inject faults per endpoint and read a request log.
+///
+/// It is a test provider: it keeps everything in memory, trusts its scripted consent instead of
+/// a login, and makes tokens that are random but not meant to resist a determined attacker.
+///
+/// ```swift
+/// let provider = try LocalProvider()
+/// defer { provider.stop() }
+/// let client = SessionClient(configuration: try provider.configuration(), transport: URLSessionTransport())
+/// _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+/// ```
+///
+/// `@unchecked Sendable`: the only mutable state lives in ``engine``, which locks it.
+public final class LocalProvider: @unchecked Sendable {
+    /// The issuer: `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
+    public let issuer: URL
+    /// The options the provider started with.
+    public let options: Options
+    private let server: LoopbackHTTPServer
+    let engine: LocalProviderEngine
+
+    /// Generates a signing key and starts serving on a loopback port.
+    /// - Throws: `cryptoFailure` when no key can be made; `POSIXError` when the port cannot be bound.
+    public init(options: Options = Options()) throws {
+        let key = try SigningKey(algorithm: options.signingAlgorithm, keyID: "local-\(UUID().uuidString.prefix(8).lowercased())")
+        let engine = LocalProviderEngine(options: options, key: key)
+        server = try LoopbackHTTPServer(host: options.host, port: options.port) { request in engine.handle(request) }
+        issuer = server.baseURL
+        engine.start(issuer: issuer)
+        self.engine = engine
+        self.options = options
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    /// Stops serving and frees the port. Safe to call twice.
+    public func stop() {
+        server.stop()
+    }
+
+    /// The URL of `endpoint`.
+    public func url(of endpoint: Endpoint) -> URL {
+        issuer.appendingPathComponent(String(endpoint.path.dropFirst()))
+    }
+
+    /// The permission center's read and write endpoints.
+    public var permissionCenter: PermissionCenterEndpoints {
+        get throws { try PermissionCenterEndpoints(read: url(of: .permissionRead), write: url(of: .permissionWrite)) }
+    }
+
+    /// A configuration for one of the provider's clients, with its permission center.
+    /// - Parameters:
+    ///   - clientID: a registered client (default: the first one).
+    ///   - redirectURI: one of the client's redirect URIs (default: its first).
+    ///   - scopes: extra scopes beyond the flow's.
+    ///   - refreshLeeway: seconds before expiry at which a token is refreshed.
+    public func configuration(clientID: String? = nil, redirectURI: URL? = nil, scopes: [String] = [],
+                              refreshLeeway: TimeInterval = 60) throws -> SessionConfiguration {
+        guard let client = options.clients.first(where: { clientID == nil || $0.id == clientID }),
+              let redirect = redirectURI ?? client.redirectURIs.first else {
+            throw SessionError(.invalidConfiguration, process: .configuration, message: "the local provider has no such client")
+        }
+        return try SessionConfiguration(issuer: issuer, clientID: client.id, redirectURI: redirect, scopes: scopes,
+                                        permissionCenter: permissionCenter, refreshLeeway: refreshLeeway)
+    }
+
+    // MARK: Consent
+
+    /// What the next authorizations decide, in order; after these, ``defaultConsent`` applies.
+    public func scriptConsent(_ decisions: ConsentDecision...) {
+        engine.withState { $0.scriptedConsent += decisions }
+    }
+
+    /// The decision when no scripted one is left (initially ``ConsentDecision/approve``).
+    public var defaultConsent: ConsentDecision {
+        get { engine.withState { $0.defaultConsent } }
+        set { engine.withState { $0.defaultConsent = newValue } }
+    }
+
+    // MARK: Faults
+
+    /// Makes the next `times` requests to `endpoint` fail with `fault` (every request until
+    /// ``removeFaults()`` when `times` is nil). Faults queue in the order injected.
+    public func inject(_ fault: Fault, at endpoint: Endpoint, times: Int? = 1) {
+        engine.withState { $0.faults[endpoint, default: []].append(InjectedFault(fault: fault, remaining: times)) }
+    }
+
+    /// Removes every injected fault.
+    public func removeFaults() {
+        engine.withState { $0.faults = [:] }
+    }
+
+    // MARK: Inspection
+
+    /// Every request received, in arrival order (faulted ones too).
+    public var requestLog: [LoggedRequest] { engine.withState { $0.log } }
+
+    /// The requests received by `endpoint`, in arrival order.
+    public func requests(to endpoint: Endpoint) -> [LoggedRequest] {
+        requestLog.filter { $0.endpoint == endpoint }
+    }
+
+    /// The permission-center record of `subject`, nil when it has none.
+    public func permissions(of subject: String) -> PermissionRecord? {
+        engine.withState { $0.permissions[subject] }
+    }
+
+    /// Replaces (or with nil removes) the permission-center record of `subject`.
+    public func setPermissions(_ record: PermissionRecord?, of subject: String) {
+        engine.withState { $0.permissions[subject] = record }
+    }
+
+    /// True while `refreshToken` would be accepted by the token endpoint.
+    public func isActive(refreshToken: String) -> Bool {
+        engine.withState { $0.isActive(refreshToken: refreshToken) }
+    }
+
+    /// True while `accessToken` would be accepted by UserInfo and the permission center.
+    public func isActive(accessToken: String) -> Bool {
+        let now = options.clock.now()
+        return engine.withState { $0.accessGrant(for: accessToken, at: now) != nil }
+    }
+}
+#endif

@@ -1,0 +1,189 @@
+#if canImport(CLibCrypto)
+import Foundation
+import LoopbackHTTP
+import SessionCore
+
+/// The authorization endpoint (RFC 6749 §4.1.1, RFC 7636, RFC 9207) and the token endpoint
+/// (§4.1.3 and §6, with rotation and reuse detection).
+extension LocalProviderEngine {
+    func authorize(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard request.method == "GET" || request.method == "POST" else { return Self.page("Method not allowed", status: 405) }
+        let items = request.method == "GET" ? request.queryItems : request.formItems
+        let parameters = Self.firstValues(items)
+        // Without a known client and a registered redirect URI the provider must not redirect (§4.1.2.1).
+        guard let clientID = parameters["client_id"], let client = options.clients.first(where: { $0.id == clientID }) else {
+            return Self.page("Unknown client.", status: 400)
+        }
+        guard let redirectURI = parameters["redirect_uri"], Self.isRegistered(redirectURI, for: client) else {
+            return Self.page("The redirect URI is not registered for this client.", status: 400)
+        }
+        let state = parameters["state"]
+        func redirect(_ result: [(String, String)]) -> HTTPServerResponse {
+            var pairs = result
+            if let state { pairs.append(("state", state)) }
+            pairs.append(("iss", issuer))
+            let separator = redirectURI.contains("?") ? "&" : "?"
+            return HTTPServerResponse(status: 302, headers: [("Location", redirectURI + separator + FormURLEncoding.encode(pairs))])
+        }
+        func fail(_ error: String, _ description: String) -> HTTPServerResponse {
+            redirect([("error", error), ("error_description", description)])
+        }
+        if let repeated = Self.repeatedParameter(items) { return fail("invalid_request", "parameter \(repeated) is repeated") }
+        guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code is supported") }
+        guard let challenge = parameters["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
+            return fail("invalid_request", "a PKCE code_challenge is required")
+        }
+        guard parameters["code_challenge_method"] == PKCE.method else { return fail("invalid_request", "code_challenge_method must be S256") }
+        let scopes = Set((parameters["scope"] ?? "").split(separator: " ").map(String.init))
+        guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return fail("invalid_scope", "the scope is empty or unknown") }
+
+        let subject: String
+        switch withState({ $0.nextConsent() }) {
+        case .cancel:
+            return Self.page("The sign-in page was closed.", status: 200)
+        case .deny:
+            return fail("access_denied", "the user denied the request")
+        case .approve:
+            guard let first = options.users.first else { return fail("server_error", "the provider has no users") }
+            subject = first.subject
+        case .approveAs(let chosen):
+            guard user(chosen) != nil else { return fail("server_error", "the provider has no such user") }
+            subject = chosen
+        }
+        let code = Self.randomValue("code")
+        let expiresAt = options.clock.now().addingTimeInterval(options.codeLifetime)
+        withState { state in
+            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes)
+            state.codes[code] = IssuedCode(grant: grant, redirectURI: redirectURI, challenge: challenge,
+                                           nonce: parameters["nonce"], expiresAt: expiresAt)
+        }
+        return redirect([("code", code)])
+    }
+
+    /// Exact match, or an http loopback URI registered without a port and requested with one.
+    static func isRegistered(_ redirectURI: String, for client: LocalProvider.Client) -> Bool {
+        guard let requested = URLComponents(string: redirectURI) else { return false }
+        return client.redirectURIs.contains { registered in
+            if registered.absoluteString == redirectURI { return true }
+            guard var loose = URLComponents(string: redirectURI), requested.scheme == "http",
+                  let allowed = URLComponents(url: registered, resolvingAgainstBaseURL: false),
+                  allowed.port == nil, allowed.host == "127.0.0.1" || allowed.host == "[::1]" else { return false }
+            loose.port = nil
+            return loose == allowed
+        }
+    }
+
+    /// RFC 7636 §4.1: 43 to 128 characters of `[A-Za-z0-9-._~]`.
+    static func isPKCEValue(_ value: String, length: ClosedRange<Int>) -> Bool {
+        length.contains(value.count) && value.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-._~".unicodeScalars.contains($0)
+        }
+    }
+
+    func token(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard request.method == "POST" else { return Self.oauthError("invalid_request", "the token endpoint takes POST", status: 405) }
+        guard request.header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            return Self.oauthError("invalid_request", "the body must be form-encoded")
+        }
+        let items = request.formItems
+        if let repeated = Self.repeatedParameter(items) { return Self.oauthError("invalid_request", "parameter \(repeated) is repeated") }
+        let form = Self.firstValues(items)
+        guard let clientID = form["client_id"], options.clients.contains(where: { $0.id == clientID }) else {
+            return Self.oauthError("invalid_client", "unknown client", status: 401)
+        }
+        switch form["grant_type"] {
+        case "authorization_code": return exchangeCode(form, clientID: clientID)
+        case "refresh_token": return refresh(form, clientID: clientID)
+        case nil: return Self.oauthError("invalid_request", "grant_type is missing")
+        default: return Self.oauthError("unsupported_grant_type", "only authorization_code and refresh_token are supported")
+        }
+    }
+
+    private func exchangeCode(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+        let now = options.clock.now()
+        let refused = Self.oauthError("invalid_grant", "the code is invalid, expired, used, or not bound to this request")
+        guard let code = form["code"] else { return Self.oauthError("invalid_request", "code is missing") }
+        guard let verifier = form["code_verifier"], Self.isPKCEValue(verifier, length: 43...128),
+              let challenge = try? PKCE.challenge(for: verifier) else {
+            return Self.oauthError("invalid_grant", "a valid code_verifier is required")
+        }
+        let outcome = withState { state -> (IssuedCode, Tokens)? in
+            guard var issued = state.codes[code] else { return nil }
+            if issued.used {
+                // A replayed code revokes what it produced (RFC 6749 §4.1.2).
+                state.revokedFamilies.insert(issued.grant.family)
+                return nil
+            }
+            issued.used = true
+            state.codes[code] = issued
+            guard issued.expiresAt > now, issued.grant.clientID == clientID, issued.redirectURI == form["redirect_uri"],
+                  issued.challenge == challenge else { return nil }
+            return (issued, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: true))
+        }
+        guard let outcome else { return refused }
+        return tokenResponse(outcome.1, grant: outcome.0.grant, nonce: outcome.0.nonce, now: now)
+    }
+
+    private func refresh(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+        let now = options.clock.now()
+        guard let presented = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is missing") }
+        let rotates = options.rotatesRefreshTokens
+        let outcome = withState { state -> Checked<(Grant, Tokens)> in
+            guard let issued = state.refreshTokens[presented], issued.grant.clientID == clientID,
+                  !state.revokedFamilies.contains(issued.grant.family) else {
+                return .refused(Self.oauthError("invalid_grant", "the refresh token is invalid or revoked"))
+            }
+            guard !issued.retired else {
+                state.revokedFamilies.insert(issued.grant.family)
+                return .refused(Self.oauthError("invalid_grant", "the refresh token was already used; its grant is revoked"))
+            }
+            if rotates { state.refreshTokens[presented]?.retired = true }
+            return .passed((issued.grant, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: rotates)))
+        }
+        switch outcome {
+        case .refused(let response): return response
+        case .passed(let (grant, tokens)): return tokenResponse(tokens, grant: grant, nonce: nil, now: now)
+        }
+    }
+
+    struct Tokens {
+        let access: String
+        let refresh: String?
+    }
+
+    private func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool) -> Tokens {
+        let access = Self.randomValue("at")
+        state.accessTokens[access] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime))
+        var refresh: String?
+        if withRefreshToken {
+            let token = Self.randomValue("rt")
+            state.refreshTokens[token] = IssuedRefreshToken(grant: grant)
+            refresh = token
+        }
+        return Tokens(access: access, refresh: refresh)
+    }
+
+    private func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date) -> HTTPServerResponse {
+        var body: [String: Any] = [
+            "access_token": tokens.access,
+            "token_type": "Bearer",
+            "expires_in": Int(options.accessTokenLifetime),
+            "scope": grant.scopes.sorted().joined(separator: " "),
+        ]
+        if let refresh = tokens.refresh { body["refresh_token"] = refresh }
+        if grant.scopes.contains("openid") {
+            var claims: [String: Any] = [
+                "iss": issuer, "sub": grant.subject, "aud": grant.clientID, "azp": grant.clientID,
+                "iat": Int(now.timeIntervalSince1970), "auth_time": Int(now.timeIntervalSince1970),
+                "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
+            ]
+            if let nonce { claims["nonce"] = nonce }
+            guard let idToken = try? key.sign(claims: claims) else {
+                return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
+            }
+            body["id_token"] = idToken
+        }
+        return Self.json(body, headers: [("Pragma", "no-cache")])
+    }
+}
+#endif

@@ -1,0 +1,167 @@
+#if canImport(CLibCrypto)
+import Foundation
+import LoopbackHTTP
+import SessionCore
+
+/// Answers the LocalProvider's HTTP requests: applies injected faults, logs, and routes to the
+/// endpoint handlers (in the `LocalProviderEngine+...` files).
+///
+/// `@unchecked Sendable`: `state` and `issuerText` are read and written only while holding
+/// `lock`; the rest is immutable.
+final class LocalProviderEngine: @unchecked Sendable {
+    typealias Endpoint = LocalProvider.Endpoint
+
+    let options: LocalProvider.Options
+    let key: SigningKey
+    private let lock = NSLock()
+    private var state = LocalProviderState()
+    private var issuerText = ""
+
+    init(options: LocalProvider.Options, key: SigningKey) {
+        self.options = options
+        self.key = key
+        for user in options.users {
+            state.permissions[user.subject] = user.permissions
+        }
+    }
+
+    /// Called once the port is known.
+    func start(issuer: URL) {
+        lock.withLock { issuerText = issuer.absoluteString }
+    }
+
+    var issuer: String { lock.withLock { issuerText } }
+
+    /// Runs `body` on the state while holding the lock.
+    func withState<T>(_ body: (inout LocalProviderState) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&state) }
+    }
+
+    func handle(_ request: HTTPServerRequest) -> HTTPServerReply {
+        let endpoint = Endpoint(path: request.path)
+        let parameters = Self.firstValues(request.queryItems + (request.method == "POST" ? request.formItems : []))
+        let fault = withState { state -> LocalProvider.Fault? in
+            let fault = endpoint.flatMap { state.nextFault(for: $0) }
+            state.log.append(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
+                                                         parameters: parameters, authorization: request.header("Authorization"),
+                                                         fault: fault))
+            return fault
+        }
+        switch fault {
+        case .delay(let seconds)?:
+            // The server is slow on purpose; the connection's own thread waits.
+            Thread.sleep(forTimeInterval: seconds)
+        case .status(let status, let body, let contentType)?:
+            return .respond(HTTPServerResponse(status: status, headers: [("Content-Type", contentType)], body: Data(body.utf8)))
+        case .malformedBody?:
+            return .respond(HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                               body: Data(#"{"access_token": "unterminated"#.utf8)))
+        case .dropConnection?:
+            return .dropConnection
+        case nil:
+            break
+        }
+        guard let endpoint else { return .respond(.text("Not found", status: 404)) }
+        return .respond(route(endpoint, request))
+    }
+
+    private func route(_ endpoint: Endpoint, _ request: HTTPServerRequest) -> HTTPServerResponse {
+        switch endpoint {
+        case .discovery: return Self.json(discoveryDocument())
+        case .oauthMetadata: return Self.json(discoveryDocument())
+        case .jwks: return HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                              body: SigningKey.jwksDocument([key.publicJWK]))
+        case .authorization: return authorize(request)
+        case .token: return token(request)
+        case .userInfo: return userInfo(request)
+        case .revocation: return revoke(request)
+        case .permissionRead: return readPermissions(request)
+        case .permissionWrite: return writePermissions(request)
+        }
+    }
+
+    private func discoveryDocument() -> [String: Any] {
+        let base = issuer
+        func url(_ endpoint: Endpoint) -> String { base + endpoint.path }
+        return [
+            "issuer": base,
+            "authorization_endpoint": url(.authorization),
+            "token_endpoint": url(.token),
+            "userinfo_endpoint": url(.userInfo),
+            "jwks_uri": url(.jwks),
+            "revocation_endpoint": url(.revocation),
+            "scopes_supported": Self.supportedScopes.sorted(),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": [key.algorithm.rawValue],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": ["none"],
+            "code_challenge_methods_supported": ["S256"],
+            "authorization_response_iss_parameter_supported": true,
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
+                                 "given_name", "family_name", "birthdate"],
+        ]
+    }
+
+    static let supportedScopes: Set<String> = ["openid", "profile", "email", "permission_management", "offline_access"]
+
+    // MARK: Shared helpers
+
+    /// The first value of each parameter name.
+    static func firstValues(_ items: [(name: String, value: String)]) -> [String: String] {
+        var result: [String: String] = [:]
+        for item in items where result[item.name] == nil { result[item.name] = item.value }
+        return result
+    }
+
+    /// The name of a parameter given more than once, if any (RFC 6749 §3.1 forbids repeats).
+    static func repeatedParameter(_ items: [(name: String, value: String)]) -> String? {
+        var seen = Set<String>()
+        return items.first { !seen.insert($0.name).inserted }?.name
+    }
+
+    static func json(_ object: Any, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPServerResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let setsType = headers.contains { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }
+        return HTTPServerResponse(status: status,
+                                  headers: (setsType ? [] : [("Content-Type", "application/json")]) + [("Cache-Control", "no-store")] + headers,
+                                  body: body)
+    }
+
+    /// An RFC 6749 §5.2 error response.
+    static func oauthError(_ error: String, _ description: String, status: Int = 400) -> HTTPServerResponse {
+        var headers: [(name: String, value: String)] = []
+        if status == 401 { headers.append(("WWW-Authenticate", #"Basic realm="local-provider""#)) }
+        return json(["error": error, "error_description": description], status: status, headers: headers)
+    }
+
+    /// A short HTML page, for outcomes the browser shows instead of redirecting.
+    static func page(_ text: String, status: Int) -> HTTPServerResponse {
+        .text("<!doctype html><html><body><p>\(text)</p></body></html>", status: status, contentType: "text/html; charset=utf-8")
+    }
+
+    /// A fresh opaque value for codes and tokens.
+    static func randomValue(_ prefix: String) -> String {
+        prefix + "-" + (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// The bearer token of a request (RFC 6750 §2.1), if it sent one.
+    static func bearerToken(_ request: HTTPServerRequest) -> String? {
+        guard let header = request.header("Authorization") else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    func user(_ subject: String) -> LocalProvider.User? {
+        options.users.first { $0.subject == subject }
+    }
+}
+
+/// The result of a check that either passes with a value or has already produced the answer.
+enum Checked<Value> {
+    case passed(Value)
+    case refused(HTTPServerResponse)
+}
+#endif

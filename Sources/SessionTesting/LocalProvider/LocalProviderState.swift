@@ -1,0 +1,82 @@
+#if canImport(CLibCrypto)
+import Foundation
+import SessionCore
+
+/// What one authorization granted: to which client, for whom, which scopes. Every token issued
+/// from it belongs to its refresh-token family.
+struct Grant: Sendable {
+    let family: Int
+    let clientID: String
+    let subject: String
+    let scopes: Set<String>
+}
+
+/// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
+struct IssuedCode: Sendable {
+    let grant: Grant
+    let redirectURI: String
+    let challenge: String
+    let nonce: String?
+    let expiresAt: Date
+    var used = false
+}
+
+/// An access token and when it stops working.
+struct IssuedAccessToken: Sendable {
+    let grant: Grant
+    let expiresAt: Date
+}
+
+/// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family.
+struct IssuedRefreshToken: Sendable {
+    let grant: Grant
+    var retired = false
+}
+
+/// Everything the provider remembers. Only ``LocalProviderEngine`` touches it, under its lock.
+struct LocalProviderState: Sendable {
+    var codes: [String: IssuedCode] = [:]
+    var accessTokens: [String: IssuedAccessToken] = [:]
+    var refreshTokens: [String: IssuedRefreshToken] = [:]
+    /// Families whose tokens all stopped working (reuse detected, revoked, or code replayed).
+    var revokedFamilies: Set<Int> = []
+    var nextFamily = 1
+    var permissions: [String: LocalProvider.PermissionRecord] = [:]
+    var scriptedConsent: [LocalProvider.ConsentDecision] = []
+    var defaultConsent: LocalProvider.ConsentDecision = .approve
+    var faults: [LocalProvider.Endpoint: [InjectedFault]] = [:]
+    var log: [LocalProvider.LoggedRequest] = []
+
+    /// The next consent decision: a scripted one if any is left, else the default.
+    mutating func nextConsent() -> LocalProvider.ConsentDecision {
+        scriptedConsent.isEmpty ? defaultConsent : scriptedConsent.removeFirst()
+    }
+
+    /// The next fault for `endpoint`, counting it down.
+    mutating func nextFault(for endpoint: LocalProvider.Endpoint) -> LocalProvider.Fault? {
+        guard var queue = faults[endpoint], !queue.isEmpty else { return nil }
+        let fault = queue[0].fault
+        if let remaining = queue[0].remaining {
+            if remaining <= 1 { queue.removeFirst() } else { queue[0].remaining = remaining - 1 }
+        }
+        faults[endpoint] = queue
+        return fault
+    }
+
+    mutating func newGrant(clientID: String, subject: String, scopes: Set<String>) -> Grant {
+        defer { nextFamily += 1 }
+        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes)
+    }
+
+    /// The grant of a live access token.
+    func accessGrant(for token: String, at now: Date) -> Grant? {
+        guard let issued = accessTokens[token], issued.expiresAt > now, !revokedFamilies.contains(issued.grant.family) else { return nil }
+        return issued.grant
+    }
+
+    func isActive(refreshToken: String) -> Bool {
+        guard let issued = refreshTokens[refreshToken] else { return false }
+        return !issued.retired && !revokedFamilies.contains(issued.grant.family)
+    }
+}
+#endif

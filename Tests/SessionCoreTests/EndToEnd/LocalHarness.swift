@@ -1,0 +1,41 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// A `LocalProvider` on loopback and a `SessionClient` talking to it over real HTTP.
+struct LocalHarness {
+    let provider: LocalProvider
+    let client: SessionClient
+    let store: RecordingStore
+    let clock: ManualClock
+
+    /// The stored tokens, which the fault tests compare before and after.
+    var stored: SessionTokens? { store.contents }
+
+    func signIn(_ flow: AuthFlow = .loginPermission) async throws -> SessionTokens {
+        try await client.signIn(flow: flow, agent: HeadlessUserAgent())
+    }
+
+    /// Another client on the same provider, e.g. a later process.
+    func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
+        SessionClient(configuration: client.configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
+    }
+}
+
+extension XCTestCase {
+    /// Starts a provider (stopped when the test ends) and a client for its demo client.
+    func makeLocalHarness(transportTimeout: TimeInterval = 5, redirectURI: URL? = nil,
+                          edit: (inout LocalProvider.Options) -> Void = { _ in }) throws -> LocalHarness {
+        let clock = ManualClock()
+        var options = LocalProvider.Options()
+        options.clock = clock
+        edit(&options)
+        let provider = try LocalProvider(options: options)
+        addTeardownBlock { provider.stop() }
+        let store = RecordingStore()
+        let client = SessionClient(configuration: try provider.configuration(redirectURI: redirectURI), store: store,
+                                   transport: URLSessionTransport(timeout: transportTimeout), clock: clock)
+        return LocalHarness(provider: provider, client: client, store: store, clock: clock)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import LoopbackHTTP
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// LoopbackBrowserAgent against LocalProvider, with a headless "browser" following the URL the
+/// agent opens and landing on the agent's loopback listener.
+final class LoopbackBrowserAgentTests: XCTestCase {
+    private static let anyPortRedirect = URL(string: "http://127.0.0.1/callback")!
+
+    /// Plays the browser: follows the provider to the redirect and loads it from the listener.
+    private static func browse(_ url: URL) async throws -> String {
+        let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "redirect_uri" }?.value.flatMap(URL.init(string:)))
+        let callback = try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
+        let page = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback))
+        return String(decoding: page.body, as: UTF8.self)
+    }
+
+    func testAnEphemeralPortReceivesTheRedirectAndSignInCompletes() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+        let (pages, pageSink) = AsyncStream.makeStream(of: String.self)
+        let printed = LineCollector()
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
+            Task { pageSink.yield((try? await Self.browse(url)) ?? "browser failed") }
+        }, print: printed.add)
+
+        let tokens = try await harness.client.signIn(flow: .login, agent: agent)
+        XCTAssertEqual(tokens.subject, "erika")
+        var iterator = pages.makeAsyncIterator()
+        let page = await iterator.next()
+        XCTAssertTrue(page?.contains("sign-in is complete") == true, page ?? "")
+
+        let sent = try XCTUnwrap(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"])
+        let port = try XCTUnwrap(URLComponents(string: sent)?.port)
+        XCTAssertNotEqual(port, 80)
+        XCTAssertEqual(harness.provider.requests(to: .token).last?.parameters["redirect_uri"], sent,
+                       "the code is exchanged with the URI the agent listened on")
+        XCTAssertEqual(printed.lines.count, 1)
+        XCTAssertTrue(printed.lines.first?.hasPrefix("Open this URL in a browser to sign in: http://127.0.0.1:") == true)
+    }
+
+    func testAConfiguredPortIsTheOneListenedOn() async throws {
+        let probe = try LoopbackHTTPServer { _ in .dropConnection }
+        let port = probe.port
+        probe.stop()
+        let redirect = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/callback"))
+        let harness = try makeLocalHarness(redirectURI: redirect)
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in Task { _ = try? await Self.browse(url) } }, print: { _ in })
+        _ = try await harness.client.signIn(flow: .login, agent: agent)
+        XCTAssertEqual(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"], redirect.absoluteString)
+    }
+
+    func testNoBrowserComingBackEndsWithTimeout() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+        let agent = LoopbackBrowserAgent(timeout: 0.3, opener: .printOnly, print: { _ in })
+        await assertSessionError(.timeout, process: .authentication) { try await harness.client.signIn(agent: agent) }
+        XCTAssertNil(harness.stored)
+    }
+
+    func testCancellingTheTaskEndsWithCancelled() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+        let (opened, openedSink) = AsyncStream.makeStream(of: URL.self)
+        let agent = LoopbackBrowserAgent(timeout: 60, opener: .custom { openedSink.yield($0) }, print: { _ in })
+        let client = harness.client
+        let signIn = Task { try await client.signIn(agent: agent) }
+        var iterator = opened.makeAsyncIterator()
+        _ = await iterator.next()
+        signIn.cancel()
+        await assertSessionError(.cancelled, process: .authentication) { try await signIn.value }
+        let pending = await client.isRedirectForPendingAuthorization(Self.anyPortRedirect)
+        XCTAssertFalse(pending)
+    }
+
+    func testARedirectURIThatIsNotLoopbackHTTPIsRefused() async throws {
+        let harness = try makeLocalHarness()
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        await assertSessionError(.invalidConfiguration, process: .authentication) { try await harness.client.signIn(agent: agent) }
+        XCTAssertTrue(harness.provider.requests(to: .authorization).isEmpty)
+    }
+}
+
+/// Lines handed to a `print` function.
+///
+/// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
+final class LineCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func add(_ line: String) { lock.withLock { stored.append(line) } }
+}

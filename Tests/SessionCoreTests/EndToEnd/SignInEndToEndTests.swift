@@ -1,0 +1,158 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// SessionClient against LocalProvider over loopback HTTP: sign-in, resources, refresh,
+/// sign-out and restore.
+final class SignInEndToEndTests: XCTestCase {
+    func testSignInForEachFlowObtainsTheFlowsTokens() async throws {
+        for flow in AuthFlow.allCases {
+            let harness = try makeLocalHarness()
+            let tokens = try await harness.signIn(flow)
+            XCTAssertEqual(tokens.idToken != nil, flow.requestsIDToken, "\(flow)")
+            XCTAssertEqual(tokens.subject, flow.requestsIDToken ? "erika" : nil, "\(flow)")
+            XCTAssertEqual(Set(tokens.scopes), Set(flow.scopes), "\(flow)")
+            XCTAssertNotNil(tokens.refreshToken)
+            XCTAssertEqual(harness.stored, tokens, "the session is stored when sign-in returns")
+            let authorization = try XCTUnwrap(harness.provider.requests(to: .authorization).last)
+            XCTAssertEqual(authorization.parameters["code_challenge_method"], "S256")
+            XCTAssertEqual(authorization.parameters["scope"], flow.scopes.joined(separator: " "))
+            let exchange = try XCTUnwrap(harness.provider.requests(to: .token).last)
+            XCTAssertEqual(exchange.parameters["code_verifier"]?.count, 43)
+        }
+    }
+
+    func testUserInfoReturnsTheSignedInUser() async throws {
+        let harness = try makeLocalHarness()
+        _ = try await harness.signIn(.login)
+        let user = try await harness.client.userInfo()
+        XCTAssertEqual(user.sub, "erika")
+        XCTAssertEqual(user.givenName, "Erika")
+        XCTAssertEqual(user.email, "erika@example.com")
+    }
+
+    func testPermissionsReadUpdateAndReadBack() async throws {
+        let harness = try makeLocalHarness()
+        _ = try await harness.signIn(.loginPermission)
+        let before = try await harness.client.fetchPermissions(identifiers: [.tagProtocolIdentifier, .synchronizationIdentifier])
+        XCTAssertEqual(before.statusCode, .permissionsFound)
+        XCTAssertEqual(before.privacySettings?.idConsent?.status, .valid)
+        XCTAssertEqual(before.subjectIdentifiers, SubjectIdentifiers(tpId: "tpid-erika", syncId: "sync-erika"))
+
+        let identifiers = try await harness.client.updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CPtest"),
+                                                                    identifiers: [.tagProtocolIdentifier])
+        XCTAssertEqual(identifiers, SubjectIdentifiers(tpId: "tpid-erika"))
+
+        let after = try await harness.client.fetchPermissions()
+        XCTAssertEqual(after.privacySettings?.idConsent?.status, .invalid)
+        XCTAssertEqual(after.privacySettings?.iabTcString?.value, "CPtest")
+        XCTAssertNil(after.subjectIdentifiers, "no identifiers unless asked for")
+        XCTAssertEqual(harness.provider.permissions(of: "erika")?.idConsent, .invalid)
+        XCTAssertEqual(harness.provider.requests(to: .permissionWrite).last?.parameters["q.identifier.in"], "TPID")
+    }
+
+    func testPermissionsNeedThePermissionScope() async throws {
+        let harness = try makeLocalHarness()
+        _ = try await harness.signIn(.login)
+        let error = await assertSessionError(.permissionRequestFailed, process: .permissionRead) {
+            try await harness.client.fetchPermissions()
+        }
+        XCTAssertEqual(error?.permissionStatus, .tokenError)
+    }
+
+    func testAnExpiredAccessTokenIsRefreshedWithRotationBeforeUse() async throws {
+        let harness = try makeLocalHarness()
+        let first = try await harness.signIn(.loginPermission)
+        harness.clock.advance(by: 3600)
+
+        let user = try await harness.client.userInfo()
+        XCTAssertEqual(user.sub, "erika")
+        let refresh = try XCTUnwrap(harness.provider.requests(to: .token).last)
+        XCTAssertEqual(refresh.parameters["grant_type"], "refresh_token")
+        let current = try XCTUnwrap(harness.stored)
+        XCTAssertNotEqual(current.refreshToken, first.refreshToken, "the rotated token is stored")
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(first.refreshToken)))
+        XCTAssertTrue(harness.provider.isActive(refreshToken: try XCTUnwrap(current.refreshToken)))
+        XCTAssertTrue(harness.provider.isActive(accessToken: current.accessToken))
+    }
+
+    func testReplayingARotatedRefreshTokenRevokesTheWholeGrant() async throws {
+        let harness = try makeLocalHarness()
+        let first = try await harness.signIn(.login)
+        harness.clock.advance(by: 3600)
+        let rotated = try await harness.client.refresh()
+
+        // A stale copy of the session (another process, an old backup) presents the old token.
+        let stale = try harness.secondClient()
+        try await stale.setTokens(first)
+        let error = await assertSessionError(.reauthenticationRequired) { try await stale.validTokens() }
+        XCTAssertEqual(error?.oauthError, "invalid_grant")
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(rotated.refreshToken)),
+                       "reuse detection revokes the newer token too")
+        XCTAssertFalse(harness.provider.isActive(accessToken: rotated.accessToken))
+    }
+
+    func testSignOutWithRevocationMakesTheOldRefreshTokenUseless() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.loginPermission)
+        try await harness.client.signOut(revokeTokens: true)
+
+        XCTAssertNil(harness.stored)
+        let revocation = try XCTUnwrap(harness.provider.requests(to: .revocation).last)
+        XCTAssertEqual(revocation.parameters["token_type_hint"], "refresh_token")
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)))
+        XCTAssertFalse(harness.provider.isActive(accessToken: tokens.accessToken), "revoking the grant ends its access tokens")
+
+        let later = try harness.secondClient()
+        try await later.setTokens(tokens.withExpiry(harness.clock.now().addingTimeInterval(-1)))
+        let error = await assertSessionError(.reauthenticationRequired) { try await later.validTokens() }
+        XCTAssertEqual(error?.oauthError, "invalid_grant")
+    }
+
+    func testANewClientRestoresTheSessionFromTheFileStore() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let harness = try makeLocalHarness()
+        let configuration = harness.client.configuration
+        let firstRun = SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
+                                     transport: URLSessionTransport(timeout: 5), clock: harness.clock)
+        let tokens = try await firstRun.signIn(flow: .login, agent: HeadlessUserAgent())
+
+        let secondRun = try harness.secondClient(store: try FileTokenStore(configuration: configuration, directory: directory))
+        let restored = try await secondRun.restoreSession()
+        XCTAssertEqual(restored, tokens)
+        let user = try await secondRun.userInfo()
+        XCTAssertEqual(user.sub, "erika")
+    }
+
+    func testDeniedConsentGivesAccessDeniedAndNoSession() async throws {
+        let harness = try makeLocalHarness()
+        harness.provider.scriptConsent(.deny)
+        let error = await assertSessionError(.accessDenied, process: .authentication) { try await harness.signIn() }
+        XCTAssertEqual(error?.oauthError, "access_denied")
+        XCTAssertNil(harness.stored)
+        XCTAssertTrue(harness.provider.requests(to: .token).isEmpty)
+    }
+
+    func testClosingTheProviderPageGivesCancelled() async throws {
+        let harness = try makeLocalHarness()
+        harness.provider.scriptConsent(.cancel)
+        await assertSessionError(.cancelled, process: .authentication) { try await harness.signIn() }
+        XCTAssertNil(harness.stored)
+        // The next attempt is approved: the cancelled one left nothing behind.
+        _ = try await harness.signIn()
+        XCTAssertNotNil(harness.stored)
+    }
+
+    func testSigningInAsAnotherUserGivesTheirSubject() async throws {
+        let harness = try makeLocalHarness { options in
+            options.users.append(LocalProvider.User(subject: "max", email: "max@example.com", givenName: "Max", familyName: "Muster"))
+        }
+        harness.provider.scriptConsent(.approveAs(subject: "max"))
+        let tokens = try await harness.signIn(.loginPermission)
+        XCTAssertEqual(tokens.subject, "max")
+        let error = await assertSessionError(.permissionRequestFailed) { try await harness.client.fetchPermissions() }
+        XCTAssertEqual(error?.permissionStatus, .permissionsNotFound, "permission state is per subject")
+    }
+}
