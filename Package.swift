@@ -40,3 +40,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Interop tests run only through Tests/Interop/run-interop.sh, which starts the provider they
+// need and sets SESSION_INTEROP=1; plain `swift test` does not build them.
+if Context.environment["SESSION_INTEROP"] == "1" {
+    package.targets.append(.testTarget(
+        name: "InteropTests",
+        dependencies: ["SessionCore", "SessionTesting"],
+        path: "Tests/Interop/InteropTests"
+    ))
+}

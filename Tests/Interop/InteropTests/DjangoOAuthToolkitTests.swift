@@ -1,0 +1,123 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// SessionClient against django-oauth-toolkit (started by run-interop.sh), the browser step
+/// played headlessly with real login and consent form posts.
+final class DjangoOAuthToolkitTests: XCTestCase {
+    private var environment: InteropEnvironment!
+
+    override func setUpWithError() throws {
+        environment = try InteropEnvironment.load()
+    }
+
+    private func user(approves: Bool = true) -> HeadlessUserAgent {
+        HeadlessUserAgent(pageHandler: DjangoUser.pages(username: environment.username, password: environment.password, approves: approves))
+    }
+
+    private func client(_ configuration: SessionConfiguration? = nil, store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
+        SessionClient(configuration: try configuration ?? environment.configuration(), store: store, transport: URLSessionTransport(timeout: 10))
+    }
+
+    func testDiscoveryFindsTheRevocationEndpointInTheOAuthMetadata() async throws {
+        let metadata = try await client().discover()
+        XCTAssertEqual(metadata.issuer, environment.issuer.absoluteString)
+        XCTAssertEqual(metadata.revocationEndpoint?.absoluteString, environment.issuer.absoluteString + "/revoke_token/",
+                       "django-oauth-toolkit names it only in /o/.well-known/oauth-authorization-server")
+    }
+
+    func testSignInUserInfoAndRestoreInANewClient() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try environment.configuration()
+        let first = try client(store: try FileTokenStore(configuration: configuration, directory: directory))
+        let tokens = try await first.signIn(flow: .login, agent: user())
+        XCTAssertEqual(tokens.subject, environment.subject, "the ID token's RS256 signature and claims were accepted")
+        XCTAssertNotNil(tokens.refreshToken)
+
+        let info = try await first.userInfo()
+        XCTAssertEqual(info.sub, environment.subject)
+        XCTAssertEqual(info.givenName, "Alice")
+        XCTAssertEqual(info.email, "alice@example.com")
+
+        let second = try client(store: try FileTokenStore(configuration: configuration, directory: directory))
+        let restored = try await second.restoreSession()
+        XCTAssertEqual(restored, tokens)
+        let again = try await second.userInfo()
+        XCTAssertEqual(again.sub, environment.subject)
+    }
+
+    func testRefreshRotatesAndTheOldRefreshTokenIsRefused() async throws {
+        let session = try client()
+        let original = try await session.signIn(flow: .login, agent: user())
+        try await session.setTokens(original.withExpiry(Date(timeIntervalSinceNow: -60)))
+        let refreshed = try await session.validTokens()
+        XCTAssertNotEqual(refreshed.refreshToken, original.refreshToken, "the provider rotated the refresh token")
+        XCTAssertNotEqual(refreshed.accessToken, original.accessToken)
+        XCTAssertEqual(refreshed.subject, environment.subject)
+
+        let stale = try client()
+        try await stale.setTokens(original.withExpiry(Date(timeIntervalSinceNow: -60)))
+        let error = await assertThrows(.reauthenticationRequired) { try await stale.validTokens() }
+        XCTAssertEqual(error?.oauthError, "invalid_grant")
+        let stored = await stale.tokens
+        XCTAssertNil(stored, "a refused refresh ends the session")
+
+        // REFRESH_TOKEN_REUSE_PROTECTION: the replay revoked the rotated token as well.
+        try await session.setTokens(refreshed.withExpiry(Date(timeIntervalSinceNow: -60)))
+        await assertThrows(.reauthenticationRequired) { try await session.validTokens() }
+    }
+
+    func testSignOutRevokesAndTheRefreshTokenIsRefusedAfterwards() async throws {
+        let session = try client()
+        let tokens = try await session.signIn(flow: .login, agent: user())
+        try await session.signOut(revokeTokens: true)
+        let remaining = await session.tokens
+        XCTAssertNil(remaining)
+
+        let later = try client()
+        try await later.setTokens(tokens.withExpiry(Date(timeIntervalSinceNow: -60)))
+        let error = await assertThrows(.reauthenticationRequired) { try await later.validTokens() }
+        XCTAssertEqual(error?.oauthError, "invalid_grant")
+    }
+
+    func testDeniedConsentGivesAccessDenied() async throws {
+        let session = try client()
+        let error = await assertThrows(.accessDenied) { try await session.signIn(flow: .login, agent: user(approves: false)) }
+        XCTAssertEqual(error?.process, .authentication)
+        let tokens = await session.tokens
+        XCTAssertNil(tokens)
+    }
+
+    func testLoopbackBrowserAgentOnAnEphemeralPort() async throws {
+        let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
+        let browser = user()
+        let agent = LoopbackBrowserAgent(timeout: 30, opener: .custom { url in
+            Task {
+                // The browser: follows login and consent, then loads the redirect from the agent.
+                guard let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first(where: { $0.name == "redirect_uri" })?.value.flatMap(URL.init(string:)),
+                    let callback = try? await browser.authorize(url: url, redirectURI: redirect) else { return }
+                _ = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
+            }
+        }, print: { _ in })
+        let tokens = try await session.signIn(flow: .login, agent: agent)
+        XCTAssertEqual(tokens.subject, environment.subject, "django-oauth-toolkit accepted the loopback redirect with a port (RFC 8252 §7.3)")
+    }
+
+    @discardableResult
+    private func assertThrows<T>(_ code: SessionError.Code, file: StaticString = #filePath, line: UInt = #line,
+                                 _ body: () async throws -> T) async -> SessionError? {
+        do {
+            _ = try await body()
+            XCTFail("expected \(code)", file: file, line: line)
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
+            return error
+        } catch {
+            XCTFail("expected SessionError \(code), got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+}

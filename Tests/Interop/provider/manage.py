@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+"""Django entry point for the interop provider (see ../run-interop.sh)."""
+import os
+import sys
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "interop_site.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)

@@ -1,0 +1,32 @@
+"""Creates the interop user and public clients. Reads INTEROP_* variables; prints the user's id."""
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "interop_site.settings")
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from oauth2_provider.models import Application  # noqa: E402
+
+user, _ = User.objects.get_or_create(username=os.environ["INTEROP_USERNAME"])
+user.set_password(os.environ["INTEROP_PASSWORD"])
+user.email = "alice@example.com"
+user.first_name = "Alice"
+user.last_name = "Interop"
+user.save()
+
+for client_id in ("interop-app", "interop-demo"):
+    Application.objects.update_or_create(
+        client_id=client_id,
+        defaults={
+            "name": client_id,
+            "client_type": Application.CLIENT_PUBLIC,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": "http://127.0.0.1/callback com.example.interop:/callback",
+            "algorithm": Application.RS256_ALGORITHM,
+            "skip_authorization": False,
+            "client_secret": "",
+        },
+    )
+print(user.id)

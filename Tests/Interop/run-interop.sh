@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Runs the interop tests against django-oauth-toolkit, a production OpenID provider nobody here
+# wrote: installs it (pinned, Tests/Interop/requirements.txt) into a venv under .build/interop,
+# makes a throwaway Django project instance (sqlite, a fresh RS256 key, PKCE required, refresh
+# rotation with reuse protection, revocation), seeds a user and two public clients, starts it on
+# 127.0.0.1, runs the InteropTests target against it and stops it by PID.
+#
+# The InteropTests target exists only when SESSION_INTEROP=1 (see Package.swift), so plain
+# `swift test` never runs it, and its tests fail when the provider's variables are missing.
+#
+# Extra `swift build` flags come from SWIFT_BUILD_FLAGS (the CI passes -warnings-as-errors).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+HERE="$ROOT/Tests/Interop"
+WORK="$ROOT/.build/interop"
+VENV="$WORK/venv"
+RUN="$WORK/run"
+PYTHON="${INTEROP_PYTHON:-python3}"
+
+log() { printf 'interop: %s\n' "$*" >&2; }
+
+mkdir -p "$WORK"
+if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$HERE/requirements.txt" "$VENV/installed-requirements.txt"; then
+    log "installing django-oauth-toolkit into $VENV"
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+    cp "$HERE/requirements.txt" "$VENV/installed-requirements.txt"
+fi
+PY="$VENV/bin/python"
+
+rm -rf "$RUN"
+mkdir -p "$RUN"
+export INTEROP_WORK="$RUN"
+export INTEROP_DJANGO_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(48))')"
+export INTEROP_USERNAME="alice"
+export INTEROP_PASSWORD="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+"$PY" - "$RUN/oidc-rsa.pem" <<'PYEOF'
+import sys
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+with open(sys.argv[1], "wb") as out:
+    out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+PYEOF
+
+cd "$HERE/provider"
+"$PY" manage.py migrate --noinput -v 0
+SUBJECT="$("$PY" seed.py)"
+PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+
+log "starting django-oauth-toolkit on 127.0.0.1:$PORT"
+"$PY" manage.py runserver "127.0.0.1:$PORT" --noreload > "$RUN/server.log" 2>&1 &
+SERVER_PID=$!
+stop_server() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+}
+trap stop_server EXIT
+
+ISSUER="http://127.0.0.1:$PORT/o"
+if ! "$PY" - "$ISSUER/.well-known/openid-configuration" "$SERVER_PID" <<'PYEOF'
+import os, sys, time, urllib.request
+url, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("the provider exited while starting")
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            if response.status == 200:
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.2)
+sys.exit("the provider did not answer within 60 s")
+PYEOF
+then
+    log "the provider did not start; its log follows"
+    cat "$RUN/server.log" >&2
+    exit 1
+fi
+
+export INTEROP_ISSUER="$ISSUER"
+export INTEROP_CLIENT_ID="interop-app"
+export INTEROP_DEMO_CLIENT_ID="interop-demo"
+export INTEROP_SUBJECT="$SUBJECT"
+export SESSION_INTEROP=1
+
+cd "$ROOT"
+# shellcheck disable=SC2086 # SWIFT_BUILD_FLAGS is a list of flags
+swift build --build-tests ${SWIFT_BUILD_FLAGS:-}
+swift test --skip-build --filter InteropTests
+log "interop tests passed against django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)')"
