@@ -31,12 +31,14 @@ let package = Package(
             name: "SessionTesting",
             dependencies: [
                 "SessionCore",
+                "SessionFacade",
                 "LoopbackHTTP",
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"]),
+        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

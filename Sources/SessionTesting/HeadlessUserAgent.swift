@@ -73,7 +73,8 @@ public struct HeadlessUserAgent: AuthorizationAgent {
             do {
                 response = try await transport.send(next)
             } catch let error as HTTPTransportError {
-                throw SessionError(.networkError, process: .authentication, message: "headless agent: \(error.detail)")
+                throw SessionError(error.kind == .cancelled ? .cancelled : .networkError, process: .authentication,
+                                   message: "headless agent: \(error.detail)")
             }
             if let setCookie = response.header("Set-Cookie") { cookies.store(setCookie) }
             switch response.status {

@@ -42,6 +42,15 @@ public final class LocalProvider: @unchecked Sendable {
         self.options = options
     }
 
+    /// Starts a provider on `clock` (a ``ManualClock`` shared with the client, typically),
+    /// with the default options changed by `configure`.
+    public convenience init(clock: SessionClock, configure: (inout Options) -> Void = { _ in }) throws {
+        var options = Options()
+        options.clock = clock
+        configure(&options)
+        try self.init(options: options)
+    }
+
     deinit {
         server.stop()
     }

@@ -28,10 +28,7 @@ extension XCTestCase {
     func makeLocalHarness(transportTimeout: TimeInterval = 5, redirectURI: URL? = nil,
                           edit: (inout LocalProvider.Options) -> Void = { _ in }) throws -> LocalHarness {
         let clock = ManualClock()
-        var options = LocalProvider.Options()
-        options.clock = clock
-        edit(&options)
-        let provider = try LocalProvider(options: options)
+        let provider = try LocalProvider(clock: clock, configure: edit)
         addTeardownBlock { provider.stop() }
         let store = RecordingStore()
         let client = SessionClient(configuration: try provider.configuration(redirectURI: redirectURI), store: store,

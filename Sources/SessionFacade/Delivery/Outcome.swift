@@ -1,0 +1,81 @@
+import Foundation
+import SessionCore
+
+/// One thing delivered to the listeners and, for an operation's own outcome, to its completion
+/// handler, as one block on the callback queue (rule C3).
+struct Delivery: Sendable {
+    /// Calls the matching listener method.
+    let notify: @Sendable (SessionServiceDelegate) -> Void
+    /// The operation's completion handler with its result, if the caller gave one.
+    let complete: (@Sendable () -> Void)?
+
+    /// Listeners in registration order, then the completion handler.
+    func block(listeners: ListenerRegistry) -> @Sendable () -> Void {
+        { [notify, complete] in
+            for listener in listeners.snapshot() { notify(listener) }
+            complete?()
+        }
+    }
+}
+
+/// Which operation a delivery belongs to, and how each outcome reaches listeners.
+enum Outcome {
+    private static func completing<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
+                                                with result: Result<T, SessionError>) -> (@Sendable () -> Void)? {
+        guard let completion else { return nil }
+        return { completion(result) }
+    }
+
+    static func initialization(_ result: Result<Void, SessionError>,
+                               _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) -> Delivery {
+        let error: SessionError? = if case .failure(let error) = result { error } else { nil }
+        return Delivery(notify: { $0.didFinishInitializationWithError(error) }, complete: completing(completion, with: result))
+    }
+
+    static func authentication(_ result: Result<String, SessionError>,
+                               _ completion: (@Sendable (Result<String, SessionError>) -> Void)?) -> Delivery {
+        let notify: @Sendable (SessionServiceDelegate) -> Void
+        switch result {
+        case .success(let token): notify = { $0.didFinishAuthentication(token) }
+        case .failure(let error) where error.code == .cancelled: notify = { $0.didCancelAuthentication(error) }
+        case .failure(let error): notify = { $0.didFinishAuthenticationWithError(error) }
+        }
+        return Delivery(notify: notify, complete: completing(completion, with: result))
+    }
+
+    static func userInfo(_ result: Result<UserInfo, SessionError>,
+                         _ completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)?) -> Delivery {
+        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
+        case .success(let info): { $0.didFetchUserInfo(info) }
+        case .failure(let error): { $0.didFetchUserInfoWithError(error) }
+        }
+        return Delivery(notify: notify, complete: completing(completion, with: result))
+    }
+
+    static func permissions(_ result: Result<PermissionReadResponse, SessionError>,
+                            _ completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)?) -> Delivery {
+        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
+        case .success(let response): { $0.didFetchPermissions(response) }
+        case .failure(let error): { $0.didFetchPermissionsWithError(error.permissionStatus ?? .unknown, error) }
+        }
+        return Delivery(notify: notify, complete: completing(completion, with: result))
+    }
+
+    static func permissionUpdate(_ result: Result<SubjectIdentifiers, SessionError>,
+                                 _ completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)?) -> Delivery {
+        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
+        case .success(let identifiers): { $0.didUpdatePermissions(identifiers) }
+        case .failure(let error): { $0.didUpdatePermissionsWithError(error.permissionStatus ?? .unknown, error) }
+        }
+        return Delivery(notify: notify, complete: completing(completion, with: result))
+    }
+
+    static func endSession(_ result: Result<Void, SessionError>,
+                           _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) -> Delivery {
+        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
+        case .success: { $0.didEndSession() }
+        case .failure(let error): { $0.didEndSessionWithError(error) }
+        }
+        return Delivery(notify: notify, complete: completing(completion, with: result))
+    }
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+import SessionTesting
+import XCTest
+
+/// A SessionService on a LocalProvider over loopback, with listener "A" recording into `log`
+/// on the serial queue `callbacks`.
+struct FacadeHarness {
+    static let queueLabel = "facade-tests.callbacks"
+
+    let provider: LocalProvider
+    let service: SessionService
+    let log: CallbackLog
+    let listener: RecordingListener
+    let store: InMemoryTokenStore
+    let clock: ManualClock
+    let configuration: SessionConfiguration
+
+    /// Initializes and waits for the outcome (2 events), then clears nothing: transcripts
+    /// of the scenario start after these.
+    func initialize() async {
+        service.initialize(configuration, completion: log.completion("initialize"))
+        _ = await log.waitForEvents(log.recorded.count + 2)
+    }
+
+    /// Signs in through the headless agent and waits for the outcome.
+    func signIn(_ flow: AuthFlow = .loginPermission) async {
+        let before = log.recorded.count
+        service.getAuthorization(flow: flow, agent: HeadlessUserAgent(), completion: log.completion("getAuthorization"))
+        _ = await log.waitForEvents(before + 2)
+    }
+
+    /// The transcript lines after the first `count`.
+    func transcript(after count: Int) -> [String] { Array(log.transcript.dropFirst(count)) }
+
+    /// A session stored by a client on the same store, as a previous run of the app would have.
+    func storeSession(expired: Bool = false) async throws -> SessionTokens {
+        let client = SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
+        let tokens = try await client.signIn(flow: .loginPermission, agent: HeadlessUserAgent())
+        if expired { try await client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-10))) }
+        return tokens
+    }
+}
+
+extension XCTestCase {
+    func makeFacade(store: InMemoryTokenStore = InMemoryTokenStore(), transport: HTTPTransport? = nil,
+                    edit: (inout LocalProvider.Options) -> Void = { _ in }) throws -> FacadeHarness {
+        let clock = ManualClock()
+        let provider = try LocalProvider(clock: clock, configure: edit)
+        addTeardownBlock { provider.stop() }
+        let service = SessionService(store: { _ in store }, transport: transport ?? URLSessionTransport(timeout: 5), clock: clock)
+        let queue = DispatchQueue(label: FacadeHarness.queueLabel)
+        CallbackLog.name(queue, FacadeHarness.queueLabel)
+        service.callbackQueue = queue
+        let log = CallbackLog()
+        let listener = RecordingListener("A", log: log)
+        service.registerListener(listener)
+        return FacadeHarness(provider: provider, service: service, log: log, listener: listener, store: store, clock: clock,
+                             configuration: try provider.configuration())
+    }
+
+    /// Every event ran on the harness's callback queue (C1).
+    func assertOnCallbackQueue(_ log: CallbackLog, file: StaticString = #filePath, line: UInt = #line) {
+        for event in log.recorded where event.queue != FacadeHarness.queueLabel {
+            XCTFail("\(event) ran on \(event.queue)", file: file, line: line)
+        }
+    }
+}
