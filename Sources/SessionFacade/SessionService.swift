@@ -137,15 +137,16 @@ public final class SessionService: @unchecked Sendable {
     /// Cancels the authorization in progress: it reports `didCancelAuthentication(cancelled)`
     /// (C14). Does nothing when none is in progress.
     public func cancelAuthorization() {
-        let waiting = lock.withLock { () -> PendingResume? in
-            guard var current = running, current.kind == .authorization, !current.ending else { return nil }
+        // The task is cancelled outside the lock: cancellation handlers run synchronously and lock too.
+        let (task, waiting) = lock.withLock { () -> (Task<Void, Never>?, PendingResume?) in
+            guard var current = running, current.kind == .authorization, !current.ending else { return (nil, nil) }
             current.cancelling = true
-            current.task?.cancel()
             running = current
             defer { pendingResume = nil }
-            return pendingResume
+            return (current.task, pendingResume)
         }
         waiting?.continuation.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+        task?.cancel()
     }
 
     /// Fetches the UserInfo, refreshing the access token first when needed (C8).
@@ -182,17 +183,17 @@ public final class SessionService: @unchecked Sendable {
     /// `didEndSessionWithError` (a failed revocation keeps the session). The service stays
     /// initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let (dropped, waiting) = lock.withLock { () -> ([QueuedOperation], PendingResume?) in
+        let (dropped, task, waiting) = lock.withLock { () -> ([QueuedOperation], Task<Void, Never>?, PendingResume?) in
             let dropped = queued.filter { $0.kind != .endSession }
             queued.removeAll { $0.kind != .endSession }
-            guard var current = running, current.kind == .authorization else { return (dropped, nil) }
+            guard var current = running, current.kind == .authorization else { return (dropped, nil, nil) }
             current.ending = true
-            current.task?.cancel()
             running = current
             defer { pendingResume = nil }
-            return (dropped, pendingResume)
+            return (dropped, current.task, pendingResume)
         }
         waiting?.continuation.resume(throwing: Self.sessionEnded(.authentication))
+        task?.cancel()
         enqueue(.endSession, .endSession, fail: { Outcome.endSession(.failure($0), completion) }) { [self] in
             var outcomes = dropped.map { $0.fail(Self.sessionEnded($0.process)) }
             outcomes.append(Outcome.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion))

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+import SessionTesting
+import XCTest
+
+/// Fetches, queueing and endSession: rules C2, C3, C4, C7, C8.
+final class OperationOrderTests: XCTestCase {
+    private func signedIn() async throws -> FacadeHarness {
+        let facade = try makeFacade()
+        await facade.initialize()
+        await facade.signIn()
+        return facade
+    }
+
+    func testEachFetchSucceeding_C2_C3() async throws {
+        let facade = try await signedIn()
+        let log = facade.log
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.fetchPermissions(identifiers: [.tagProtocolIdentifier], completion: log.completion("fetchPermissions"))
+        facade.service.updatePermissions(PermissionUpdate(idConsent: .invalid), identifiers: [.tagProtocolIdentifier],
+                                         completion: log.completion("updatePermissions"))
+        _ = await log.waitForEvents(10)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+            "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
+            "A.didUpdatePermissions(tpid=tpid-erika)", "completion.updatePermissions(tpid=tpid-erika)",
+        ])
+        assertOnCallbackQueue(log)
+    }
+
+    func testEachFetchFailing() async throws {
+        let facade = try await signedIn()
+        let log = facade.log
+        facade.provider.inject(.status(503), at: .userInfo)
+        facade.provider.inject(.status(403, body: #"{"status_code":"TOKEN_ERROR"}"#), at: .permissionRead)
+        facade.provider.inject(.status(400, body: #"{"status_code":"TAPP_NOT_ALLOWED"}"#), at: .permissionWrite)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
+        facade.service.updatePermissions(PermissionUpdate(idConsent: .valid), completion: log.completion("updatePermissions"))
+        _ = await log.waitForEvents(10)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfoWithError(serverError)", "completion.fetchUserInfo(serverError)",
+            "A.didFetchPermissionsWithError(TOKEN_ERROR, permissionRequestFailed)", "completion.fetchPermissions(permissionRequestFailed)",
+            "A.didUpdatePermissionsWithError(TAPP_NOT_ALLOWED, permissionRequestFailed)", "completion.updatePermissions(permissionRequestFailed)",
+        ])
+    }
+
+    func testCallsQueuedBehindASlowOperationRunInCallOrder_C4() async throws {
+        let facade = try await signedIn()
+        let log = facade.log
+        facade.provider.inject(.delay(0.4), at: .userInfo)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        _ = await log.waitForEvents(10)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+            "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+        ])
+        let paths = facade.provider.requestLog.suffix(3).map(\.path)
+        XCTAssertEqual(paths, ["/userinfo", "/permissions/read", "/userinfo"], "one operation at a time, in call order")
+    }
+
+    func testAnExpiredTokenIsRefreshedBeforeTheOperation_C8() async throws {
+        let facade = try await signedIn()
+        facade.clock.advance(by: 3600)
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(6)
+        XCTAssertEqual(facade.transcript(after: 4), ["A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)"])
+        XCTAssertEqual(facade.provider.requestLog.suffix(2).map(\.path), ["/token", "/userinfo"])
+    }
+
+    func testARefusedRefreshFailsTheOperationAndClearsTheSession_C8() async throws {
+        let facade = try await signedIn()
+        facade.clock.advance(by: 3600)
+        facade.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(6)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfoWithError(reauthenticationRequired)", "completion.fetchUserInfo(reauthenticationRequired)",
+        ])
+        let stored = try await facade.store.load()
+        XCTAssertNil(stored)
+    }
+
+    func testEndSessionJumpsTheQueue_C7() async throws {
+        let facade = try makeFacade()
+        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
+        facade.service.authorizationURLHandler = { sink.yield($0) }
+        await facade.initialize()
+        await facade.signIn()
+        let log = facade.log
+        facade.service.getAuthorization(completion: log.completion("getAuthorization"))
+        var iterator = urls.makeAsyncIterator()
+        _ = await iterator.next() // the authorization is in progress, waiting for the browser
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
+        facade.service.endSession(completion: log.completion("endSession"))
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        _ = await log.waitForEvents(14)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFinishAuthenticationWithError(sessionEnded)", "completion.getAuthorization(sessionEnded)",
+            "A.didFetchUserInfoWithError(sessionEnded)", "completion.fetchUserInfo(sessionEnded)",
+            "A.didFetchPermissionsWithError(UNKNOWN, sessionEnded)", "completion.fetchPermissions(sessionEnded)",
+            "A.didEndSession()", "completion.endSession(success)",
+            "A.didFetchUserInfoWithError(notAuthenticated)", "completion.fetchUserInfo(notAuthenticated)",
+        ], "after didEndSession the service stays initialized, without a session")
+        let stored = try await facade.store.load()
+        XCTAssertNil(stored)
+        XCTAssertFalse(facade.service.resumeSession(facade.configuration.redirectURI), "the ended authorization no longer waits")
+    }
+
+    func testEndSessionWithAFailingRevocationKeepsTheSession_C7() async throws {
+        let facade = try await signedIn()
+        let stored = try await facade.store.load()
+        facade.provider.inject(.status(503), at: .revocation)
+        facade.service.endSession(revokeTokens: true, completion: facade.log.completion("endSession"))
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(8)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didEndSessionWithError(serverError)", "completion.endSession(serverError)",
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+        ])
+        let after = try await facade.store.load()
+        XCTAssertEqual(after, stored)
+    }
+
+    func testEndSessionWithRevocationLeavesNothing_C7() async throws {
+        let facade = try await signedIn()
+        let loaded = try await facade.store.load()
+        let tokens = try XCTUnwrap(loaded)
+        facade.service.endSession(revokeTokens: true, completion: facade.log.completion("endSession"))
+        _ = await facade.log.waitForEvents(6)
+        XCTAssertEqual(facade.transcript(after: 4), ["A.didEndSession()", "completion.endSession(success)"])
+        XCTAssertFalse(facade.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)))
+        let after = try await facade.store.load()
+        XCTAssertNil(after)
+    }
+}
