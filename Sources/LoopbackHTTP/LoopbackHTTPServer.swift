@@ -14,7 +14,7 @@ import Darwin
 /// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
-/// `@unchecked Sendable`: `connections` and `stopped` are only accessed while holding `lock`;
+/// `@unchecked Sendable`: `connections`, `stopped` and `listenerOpen` are only accessed while holding `lock`;
 /// everything else is immutable after `init`.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Which loopback address to bind.
@@ -54,6 +54,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var connections: Set<Int32> = []
     private var stopped = false
+    /// Signalled by the accept thread once it has closed the listening socket.
+    private let acceptFinished = DispatchSemaphore(value: 0)
+    private var listenerOpen = true
 
     /// Binds `host:port` (0 for an ephemeral port) and starts accepting connections.
     /// - Throws: `POSIXError` when the socket cannot be bound (port in use, for instance).
@@ -80,19 +83,31 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, closes every open connection and frees the port. Safe to call twice.
+    /// Returns once the port is free.
     public func stop() {
         // Shutting down under the lock: a connection thread closes its descriptor under the same
         // lock, so no descriptor number here can have been reused by someone else.
-        lock.withLock {
-            guard !stopped else { return }
+        let first = lock.withLock { () -> Bool in
+            guard !stopped else { return false }
             stopped = true
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
+            if listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
             for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            return true
         }
+        // The accept thread closes the listener itself: closed here, its number could be reused
+        // by a new socket before that thread's next accept() call, which would then take the new
+        // socket's connections. Its accept() fails at once after the shutdown.
+        if first { acceptFinished.wait() }
     }
 
     private func acceptLoop() {
+        defer {
+            lock.withLock {
+                close(listener)
+                listenerOpen = false
+            }
+            acceptFinished.signal()
+        }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {

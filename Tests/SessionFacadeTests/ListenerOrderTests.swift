@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+import SessionTesting
+import XCTest
+
+/// Listeners, re-entrant calls and a concurrent callback queue: rules C3, C9, C10.
+final class ListenerOrderTests: XCTestCase {
+    func testThreeListenersOneDeallocatedAndOneUnregisteringItself_C9() async throws {
+        let facade = try makeFacade()
+        let log = facade.log
+        let quitter = UnregisteringListener("B", log: log, service: facade.service)
+        var shortLived: RecordingListener? = RecordingListener("C", log: log)
+        facade.service.registerListener(quitter)
+        facade.service.registerListener(try XCTUnwrap(shortLived))
+        facade.service.registerListener(facade.listener) // already registered: no effect
+
+        facade.service.initialize(facade.configuration, completion: log.completion("initialize"))
+        _ = await log.waitForEvents(4)
+        shortLived = nil
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        _ = await log.waitForEvents(6)
+        XCTAssertEqual(log.transcript, [
+            "A.didFinishInitializationWithError(nil)", "B.didFinishInitializationWithError(nil)",
+            "C.didFinishInitializationWithError(nil)", "completion.initialize(success)",
+            "A.didFetchUserInfoWithError(notAuthenticated)", "completion.fetchUserInfo(notAuthenticated)",
+        ])
+        withExtendedLifetime(quitter) {}
+    }
+
+    func testUnregisteringAffectsOutcomesNotYetDelivered_C9() async throws {
+        let facade = try makeFacade()
+        let log = facade.log
+        let other = RecordingListener("B", log: log)
+        facade.service.registerListener(other)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.unregisterListener(other)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        _ = await log.waitForEvents(4)
+        XCTAssertEqual(log.transcript.filter { $0.hasPrefix("B.") }.count, 0,
+                       "B was unregistered before either outcome was delivered")
+    }
+
+    func testCallsFromInsideCallbacksAreOrderedAfterEarlierCalls_C10() async throws {
+        let facade = try makeFacade()
+        let log = facade.log
+        let chaining = ChainingListener("B", log: log, service: facade.service)
+        facade.service.registerListener(chaining)
+        await facade.initialize()
+        facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent(), completion: log.completion("getAuthorization"))
+        facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
+        _ = await log.waitForEvents(15)
+        XCTAssertEqual(Array(log.transcript.dropFirst(3)), [
+            "A.didFinishAuthentication(token)", "B.didFinishAuthentication(token)", "completion.getAuthorization(token)",
+            "A.didFetchPermissions(PERMISSIONS_FOUND)", "B.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
+            // Called from B's didFinishAuthentication, after fetchPermissions had been called:
+            "A.didFetchUserInfo(sub=erika)", "B.didFetchUserInfo(sub=erika)", "completion.fromCallback(sub=erika)",
+            // Called from B's didFetchUserInfo:
+            "A.didEndSession()", "B.didEndSession()", "completion.fromCallback(success)",
+        ])
+        assertOnCallbackQueue(log)
+    }
+
+    func testDeliveryIsSerialOnAConcurrentQueue_C3() async throws {
+        let facade = try makeFacade()
+        let queue = DispatchQueue(label: FacadeHarness.queueLabel, attributes: .concurrent)
+        CallbackLog.name(queue, FacadeHarness.queueLabel)
+        facade.service.callbackQueue = queue
+        let overlap = OverlapDetector()
+        facade.service.registerListener(overlap)
+        await facade.initialize()
+        await facade.signIn()
+        let log = facade.log
+        let count = 40
+        for index in 0..<count {
+            facade.service.fetchUserInfo(completion: { result in
+                overlap.enter(); defer { overlap.leave() }
+                log.record("completion", "fetchUserInfo#\(index)", (try? result.get()).map { "sub=\($0.sub)" } ?? "error")
+            })
+        }
+        _ = await log.waitForEvents(4 + 2 * count)
+        let tail = Array(log.transcript.dropFirst(4))
+        var expected: [String] = []
+        for index in 0..<count { expected += ["A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo#\(index)(sub=erika)"] }
+        XCTAssertEqual(tail, expected)
+        XCTAssertEqual(overlap.maximum, 1, "no two callbacks ran at the same time")
+        assertOnCallbackQueue(log)
+    }
+}
+
+/// Unregisters itself from inside its first callback.
+final class UnregisteringListener: SessionServiceDelegate, Sendable {
+    let recorder: RecordingListener
+    let service: SessionService
+
+    init(_ name: String, log: CallbackLog, service: SessionService) {
+        recorder = RecordingListener(name, log: log)
+        self.service = service
+    }
+
+    func didFinishInitializationWithError(_ error: SessionError?) {
+        recorder.didFinishInitializationWithError(error)
+        service.unregisterListener(self)
+    }
+
+    func didFetchUserInfoWithError(_ error: SessionError) { recorder.didFetchUserInfoWithError(error) }
+}
+
+/// Calls the service from inside its callbacks: fetchUserInfo after a sign-in, endSession after
+/// the UserInfo.
+final class ChainingListener: SessionServiceDelegate, Sendable {
+    let recorder: RecordingListener
+    let service: SessionService
+
+    init(_ name: String, log: CallbackLog, service: SessionService) {
+        recorder = RecordingListener(name, log: log)
+        self.service = service
+    }
+
+    func didFinishAuthentication(_ accessToken: String) {
+        recorder.didFinishAuthentication(accessToken)
+        service.fetchUserInfo(completion: recorder.log.completion("fromCallback"))
+    }
+
+    func didFetchUserInfo(_ userInfo: UserInfo) {
+        recorder.didFetchUserInfo(userInfo)
+        service.endSession(completion: recorder.log.completion("fromCallback"))
+    }
+
+    func didFetchPermissions(_ permissions: PermissionReadResponse) { recorder.didFetchPermissions(permissions) }
+    func didEndSession() { recorder.didEndSession() }
+    func didFinishInitializationWithError(_ error: SessionError?) { recorder.didFinishInitializationWithError(error) }
+}
+
+/// Counts callbacks running at the same time.
+///
+/// `@unchecked Sendable`: `inside` and `peak` are read and written only while holding `lock`.
+final class OverlapDetector: SessionServiceDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var inside = 0
+    private var peak = 0
+
+    var maximum: Int { lock.withLock { peak } }
+
+    func enter() {
+        lock.withLock {
+            inside += 1
+            peak = max(peak, inside)
+        }
+        // Give a second delivery, if one were wrongly dispatched, the chance to overlap.
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+
+    func leave() { lock.withLock { inside -= 1 } }
+
+    func didFetchUserInfo(_ userInfo: UserInfo) {
+        enter()
+        leave()
+    }
+}
