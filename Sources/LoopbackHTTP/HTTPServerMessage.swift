@@ -67,6 +67,9 @@ public enum HTTPServerReply: Sendable {
     case respond(HTTPServerResponse)
     /// Close the connection without answering (for fault injection).
     case dropConnection
+    /// Send this response, close the connection, then run `afterSending` on the connection's
+    /// thread: for work that must not race with the answer, such as stopping the server.
+    case respondThenClose(HTTPServerResponse, afterSending: @Sendable () -> Void)
 }
 
 /// `application/x-www-form-urlencoded` decoding.

@@ -167,6 +167,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             switch handler(request) {
             case .dropConnection:
                 return
+            case .respondThenClose(let response, let afterSending):
+                send(connection, response, keepAlive: false)
+                afterSending()
+                return
             case .respond(let response):
                 guard send(connection, response, keepAlive: parsed.keepAlive), parsed.keepAlive else { return }
             }

@@ -10,7 +10,9 @@ final class ListenerOrderTests: XCTestCase {
     func testThreeListenersOneDeallocatedAndOneUnregisteringItself_C9() async throws {
         let facade = try makeFacade()
         let log = facade.log
-        let quitter = UnregisteringListener("B", log: log, service: facade.service)
+        let quitter = ScriptedListener("B", log: log, service: facade.service) { callback, listener in
+            if callback == "didFinishInitialization" { listener.service.unregisterListener(listener) }
+        }
         var shortLived: RecordingListener? = RecordingListener("C", log: log)
         facade.service.registerListener(quitter)
         facade.service.registerListener(try XCTUnwrap(shortLived))
@@ -45,7 +47,13 @@ final class ListenerOrderTests: XCTestCase {
     func testCallsFromInsideCallbacksAreOrderedAfterEarlierCalls_C10() async throws {
         let facade = try makeFacade()
         let log = facade.log
-        let chaining = ChainingListener("B", log: log, service: facade.service)
+        let chaining = ScriptedListener("B", log: log, service: facade.service) { callback, listener in
+            switch callback {
+            case "didFinishAuthentication": listener.service.fetchUserInfo(completion: log.completion("fromCallback"))
+            case "didFetchUserInfo": listener.service.endSession(completion: log.completion("fromCallback"))
+            default: break
+            }
+        }
         facade.service.registerListener(chaining)
         await facade.initialize()
         facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent(), completion: log.completion("getAuthorization"))
@@ -89,48 +97,33 @@ final class ListenerOrderTests: XCTestCase {
     }
 }
 
-/// Unregisters itself from inside its first callback.
-final class UnregisteringListener: SessionServiceDelegate, Sendable {
+/// Records like a RecordingListener, then reacts to chosen callbacks by calling the service.
+final class ScriptedListener: SessionServiceDelegate, Sendable {
     let recorder: RecordingListener
     let service: SessionService
+    private let react: @Sendable (String, ScriptedListener) -> Void
 
-    init(_ name: String, log: CallbackLog, service: SessionService) {
+    init(_ name: String, log: CallbackLog, service: SessionService, react: @escaping @Sendable (String, ScriptedListener) -> Void) {
         recorder = RecordingListener(name, log: log)
         self.service = service
+        self.react = react
     }
 
     func didFinishInitializationWithError(_ error: SessionError?) {
         recorder.didFinishInitializationWithError(error)
-        service.unregisterListener(self)
+        react("didFinishInitialization", self)
     }
-
-    func didFetchUserInfoWithError(_ error: SessionError) { recorder.didFetchUserInfoWithError(error) }
-}
-
-/// Calls the service from inside its callbacks: fetchUserInfo after a sign-in, endSession after
-/// the UserInfo.
-final class ChainingListener: SessionServiceDelegate, Sendable {
-    let recorder: RecordingListener
-    let service: SessionService
-
-    init(_ name: String, log: CallbackLog, service: SessionService) {
-        recorder = RecordingListener(name, log: log)
-        self.service = service
-    }
-
     func didFinishAuthentication(_ accessToken: String) {
         recorder.didFinishAuthentication(accessToken)
-        service.fetchUserInfo(completion: recorder.log.completion("fromCallback"))
+        react("didFinishAuthentication", self)
     }
-
     func didFetchUserInfo(_ userInfo: UserInfo) {
         recorder.didFetchUserInfo(userInfo)
-        service.endSession(completion: recorder.log.completion("fromCallback"))
+        react("didFetchUserInfo", self)
     }
-
+    func didFetchUserInfoWithError(_ error: SessionError) { recorder.didFetchUserInfoWithError(error) }
     func didFetchPermissions(_ permissions: PermissionReadResponse) { recorder.didFetchPermissions(permissions) }
     func didEndSession() { recorder.didEndSession() }
-    func didFinishInitializationWithError(_ error: SessionError?) { recorder.didFinishInitializationWithError(error) }
 }
 
 /// Counts callbacks running at the same time.

@@ -120,8 +120,11 @@ final class RedirectReceiver: @unchecked Sendable {
                 guard request.method == "GET", request.path == path, let self else {
                     return .respond(.text("Not found", status: 404))
                 }
-                self.deliver(target: request.target)
-                return .respond(.text(Self.page, contentType: "text/html; charset=utf-8"))
+                // The app learns of the redirect only once the browser has its page: the agent
+                // stops the listener as soon as it knows.
+                return .respondThenClose(.text(Self.page, contentType: "text/html; charset=utf-8")) {
+                    self.deliver(target: request.target)
+                }
             }
         } catch {
             throw SessionError(.networkError, process: .authentication,

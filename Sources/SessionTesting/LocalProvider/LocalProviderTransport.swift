@@ -27,11 +27,18 @@ private struct InProcessTransport: HTTPTransport {
         switch engine.handle(serverRequest) {
         case .dropConnection:
             throw HTTPTransportError(.connectionLost, detail: "the provider closed the connection")
+        case .respondThenClose(let response, let afterSending):
+            defer { afterSending() }
+            return Self.response(response)
         case .respond(let response):
-            var headers: [String: String] = [:]
-            for header in response.headers { headers[header.name] = header.value }
-            return HTTPResponse(status: response.status, headers: headers, body: response.body)
+            return Self.response(response)
         }
+    }
+
+    private static func response(_ response: HTTPServerResponse) -> HTTPResponse {
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name] = header.value }
+        return HTTPResponse(status: response.status, headers: headers, body: response.body)
     }
 }
 #endif
