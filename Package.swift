@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
+        .executable(name: "session-demo", targets: ["SessionDemo"]),
     ],
     targets: [
         .systemLibrary(
@@ -36,9 +37,17 @@ let package = Package(
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
+        .executableTarget(
+            name: "SessionDemo",
+            dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
+            path: "Samples/SessionDemo"
+        ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"]),
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionTesting"]),
+        // Runs the built session-demo; shared by the demo's tests and the interop tests.
+        .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
+        .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -48,7 +57,7 @@ let package = Package(
 if Context.environment["SESSION_INTEROP"] == "1" {
     package.targets.append(.testTarget(
         name: "InteropTests",
-        dependencies: ["SessionCore", "SessionTesting"],
+        dependencies: ["SessionCore", "SessionTesting", "DemoTestSupport"],
         path: "Tests/Interop/InteropTests"
     ))
 }

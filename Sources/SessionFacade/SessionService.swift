@@ -201,6 +201,26 @@ public final class SessionService: @unchecked Sendable {
         }
     }
 
+    /// Marks the current access token as expired, so the next operation that needs it refreshes
+    /// it first (C8), as netID's example app does to try the refresh path. It waits its turn like
+    /// an operation (C4) and ends with `sessionEnded` when `endSession` jumps it (C7), but only
+    /// `completion` hears of it: there is no listener callback.
+    /// Fails with `notInitialized`, or `notAuthenticated` without a session.
+    public func expireAccessToken(completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        let clock = self.clock
+        let report: @Sendable (Result<Void, SessionError>) -> Delivery = { result in
+            Delivery(notify: { _ in }, complete: completion.map { done in { @Sendable in done(result) } })
+        }
+        enqueue(.tokenChange, .authentication, fail: { report(.failure($0)) }) { [self] in
+            [report(await withClient(.authentication) { client in
+                guard let tokens = await client.tokens else {
+                    throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+                }
+                try await client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-1)))
+            })]
+        }
+    }
+
     // MARK: Running operations
 
     private func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,

@@ -73,6 +73,22 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertEqual(facade.provider.requestLog.suffix(2).map(\.path), ["/token", "/userinfo"])
     }
 
+    func testExpireAccessTokenIsOrderedAndReportedOnlyToItsCompletion_C4_C8() async throws {
+        let facade = try makeFacade()
+        facade.service.expireAccessToken(completion: facade.log.completion("expireAccessToken"))
+        _ = await facade.log.waitForEvents(1)
+        await facade.initialize()
+        await facade.signIn()
+        facade.service.expireAccessToken(completion: facade.log.completion("expireAccessToken"))
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(8)
+        XCTAssertEqual(facade.log.transcript.first, "completion.expireAccessToken(notInitialized)")
+        XCTAssertEqual(facade.transcript(after: 5), [
+            "completion.expireAccessToken(success)", "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+        ])
+        XCTAssertEqual(facade.provider.requestLog.suffix(2).map(\.path), ["/token", "/userinfo"], "the expired token was refreshed first")
+    }
+
     func testARefusedRefreshFailsTheOperationAndClearsTheSession_C8() async throws {
         let facade = try await signedIn()
         facade.clock.advance(by: 3600)

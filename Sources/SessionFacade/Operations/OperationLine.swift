@@ -4,7 +4,7 @@ import SessionCore
 /// What kind of operation runs; ``SessionService/endSession(revokeTokens:completion:)`` and
 /// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
 enum OperationKind: Sendable {
-    case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession
+    case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
 }
 
 /// An operation waiting its turn: its work, and how it reports a failure it never got to run

@@ -35,9 +35,15 @@ public final class LocalProvider: @unchecked Sendable {
     public init(options: Options = Options()) throws {
         let key = try SigningKey(algorithm: options.signingAlgorithm, keyID: "local-\(UUID().uuidString.prefix(8).lowercased())")
         let engine = LocalProviderEngine(options: options, key: key)
-        server = try LoopbackHTTPServer(host: options.host, port: options.port) { request in engine.handle(request) }
+        let previousPort = engine.restore()?.port
+        let handler: LoopbackHTTPServer.Handler = { request in engine.handle(request) }
+        if options.port == 0, let previousPort, let reused = try? LoopbackHTTPServer(host: options.host, port: previousPort, handler: handler) {
+            server = reused
+        } else {
+            server = try LoopbackHTTPServer(host: options.host, port: options.port, handler: handler)
+        }
         issuer = server.baseURL
-        engine.start(issuer: issuer)
+        engine.start(issuer: issuer, port: server.port)
         self.engine = engine
         self.options = options
     }

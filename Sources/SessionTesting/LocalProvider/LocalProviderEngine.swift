@@ -16,6 +16,7 @@ final class LocalProviderEngine: @unchecked Sendable {
     private let lock = NSLock()
     private var state = LocalProviderState()
     private var issuerText = ""
+    private var port: UInt16 = 0
 
     init(options: LocalProvider.Options, key: SigningKey) {
         self.options = options
@@ -25,16 +26,42 @@ final class LocalProviderEngine: @unchecked Sendable {
         }
     }
 
+    /// The state a previous run left in ``LocalProvider/Options/stateFile``, adopted; nil when
+    /// there is none or it cannot be read (the provider then starts afresh).
+    func restore() -> LocalProviderState.Persisted? {
+        guard let file = options.stateFile, let data = try? Data(contentsOf: file),
+              let persisted = try? JSONDecoder().decode(LocalProviderState.Persisted.self, from: data) else { return nil }
+        lock.withLock { state.adopt(persisted) }
+        return persisted
+    }
+
     /// Called once the port is known.
-    func start(issuer: URL) {
-        lock.withLock { issuerText = issuer.absoluteString }
+    func start(issuer: URL, port: UInt16) {
+        lock.withLock {
+            issuerText = issuer.absoluteString
+            self.port = port
+            save()
+        }
     }
 
     var issuer: String { lock.withLock { issuerText } }
 
-    /// Runs `body` on the state while holding the lock.
+    /// Runs `body` on the state while holding the lock, then saves it when there is a state file.
     func withState<T>(_ body: (inout LocalProviderState) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&state) }
+        try lock.withLock {
+            defer { save() }
+            return try body(&state)
+        }
+    }
+
+    /// Writes the state file. Called while holding `lock`, so writes cannot overtake each other.
+    private func save() {
+        guard let file = options.stateFile, port != 0,
+              let data = try? JSONEncoder().encode(state.persisted(port: port)) else { return }
+        // It holds live tokens: readable by the owner only.
+        if (try? data.write(to: file, options: .atomic)) != nil {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
     }
 
     func handle(_ request: HTTPServerRequest) -> HTTPServerReply {

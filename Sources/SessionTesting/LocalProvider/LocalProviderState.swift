@@ -4,7 +4,7 @@ import SessionCore
 
 /// What one authorization granted: to which client, for whom, which scopes. Every token issued
 /// from it belongs to its refresh-token family.
-struct Grant: Sendable {
+struct Grant: Sendable, Codable {
     let family: Int
     let clientID: String
     let subject: String
@@ -22,13 +22,13 @@ struct IssuedCode: Sendable {
 }
 
 /// An access token and when it stops working.
-struct IssuedAccessToken: Sendable {
+struct IssuedAccessToken: Sendable, Codable {
     let grant: Grant
     let expiresAt: Date
 }
 
 /// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family.
-struct IssuedRefreshToken: Sendable {
+struct IssuedRefreshToken: Sendable, Codable {
     let grant: Grant
     var retired = false
 }
@@ -72,6 +72,29 @@ struct LocalProviderState: Sendable {
     func accessGrant(for token: String, at now: Date) -> Grant? {
         guard let issued = accessTokens[token], issued.expiresAt > now, !revokedFamilies.contains(issued.grant.family) else { return nil }
         return issued.grant
+    }
+
+    /// What survives a restart when ``LocalProvider/Options/stateFile`` is set.
+    struct Persisted: Codable {
+        var port: UInt16
+        var accessTokens: [String: IssuedAccessToken]
+        var refreshTokens: [String: IssuedRefreshToken]
+        var revokedFamilies: Set<Int>
+        var nextFamily: Int
+        var permissions: [String: LocalProvider.PermissionRecord]
+    }
+
+    func persisted(port: UInt16) -> Persisted {
+        Persisted(port: port, accessTokens: accessTokens, refreshTokens: refreshTokens, revokedFamilies: revokedFamilies,
+                  nextFamily: nextFamily, permissions: permissions)
+    }
+
+    mutating func adopt(_ persisted: Persisted) {
+        accessTokens = persisted.accessTokens
+        refreshTokens = persisted.refreshTokens
+        revokedFamilies = persisted.revokedFamilies
+        nextFamily = persisted.nextFamily
+        permissions = persisted.permissions
     }
 
     func isActive(refreshToken: String) -> Bool {

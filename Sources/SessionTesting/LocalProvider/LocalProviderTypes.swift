@@ -24,8 +24,11 @@ extension LocalProvider {
         public var clock: SessionClock = SystemClock()
         /// The loopback address to bind.
         public var host: LoopbackHTTPServer.Host = .ipv4
-        /// The port to bind; 0 for an ephemeral one.
+        /// The port to bind; 0 for an ephemeral one (or the one in ``stateFile``, when free).
         public var port: UInt16 = 0
+        /// Where to keep tokens, grants, permissions and the port across runs (mode 0600), so a
+        /// client's stored session still works with the next provider; nil keeps all in memory.
+        public var stateFile: URL?
 
         /// The default options.
         public init() {}
@@ -179,7 +182,7 @@ extension LocalProvider {
     }
 
     /// A subject's state in the permission center.
-    public struct PermissionRecord: Sendable, Equatable {
+    public struct PermissionRecord: Sendable, Equatable, Codable {
         /// The ID consent.
         public var idConsent: PermissionStatus?
         /// When the ID consent last changed.

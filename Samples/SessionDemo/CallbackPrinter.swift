@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+
+/// The demo's listener: prints every callback as it arrives, numbered, with the queue it ran on
+/// and a summary that never includes a token.
+///
+/// `@unchecked Sendable`: `count`, `errors` and `authentications` are read and written only
+/// while holding `lock`; callbacks arrive on the service's serial callback queue anyway.
+final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
+    static let queueLabel = "session-demo.callbacks"
+    private static let queueKey = DispatchSpecificKey<String>()
+
+    /// The serial queue the demo's callbacks run on, named so each line can show it.
+    static func makeQueue() -> DispatchQueue {
+        let queue = DispatchQueue(label: queueLabel)
+        queue.setSpecific(key: queueKey, value: queueLabel)
+        return queue
+    }
+
+    private let console: Console
+    private let lock = NSLock()
+    private var count = 0
+    private var errors = 0
+    private var authentications: [Result<Void, SessionError>] = []
+    private var authenticationWaiter: CheckedContinuation<Result<Void, SessionError>, Never>?
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    var callbackCount: Int { lock.withLock { count } }
+    var errorCount: Int { lock.withLock { errors } }
+
+    /// Waits for the next authentication callback (the restore announced after `initialize`).
+    func nextAuthentication() async -> Result<Void, SessionError> {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Result<Void, SessionError>? in
+                if authentications.isEmpty {
+                    authenticationWaiter = continuation
+                    return nil
+                }
+                return authentications.removeFirst()
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func authenticated(_ result: Result<Void, SessionError>) {
+        let waiter = lock.withLock { () -> CheckedContinuation<Result<Void, SessionError>, Never>? in
+            guard let waiter = authenticationWaiter else {
+                authentications.append(result)
+                return nil
+            }
+            authenticationWaiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    private func show(_ callback: String, _ summary: String, failed: Bool = false) {
+        let number = lock.withLock { () -> Int in
+            count += 1
+            if failed { errors += 1 }
+            return count
+        }
+        let queue = DispatchQueue.getSpecific(key: Self.queueKey) ?? (Thread.isMainThread ? "main" : "another queue")
+        console.line("  #\(number) [\(queue)] \(callback): \(summary)", failed ? .bad : .good)
+    }
+
+    static func describe(_ error: SessionError) -> String {
+        var text = "\(error.code.rawValue) (\(error.process.rawValue)): \(error.message)"
+        if let oauth = error.oauthError { text += " [provider: \(oauth)]" }
+        return text
+    }
+
+    static func describe(_ info: UserInfo) -> String {
+        let name = [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
+        return "sub=\(info.sub)" + (name.isEmpty ? "" : ", \(name)") + (info.email.map { " <\($0)>" } ?? "")
+    }
+
+    static func describe(_ identifiers: SubjectIdentifiers?) -> String {
+        guard let identifiers else { return "" }
+        return [("tpid", identifiers.tpId), ("sync_id", identifiers.syncId), ("etpid", identifiers.eTpId)]
+            .compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ", ")
+    }
+
+    func didFinishInitializationWithError(_ error: SessionError?) {
+        show("didFinishInitializationWithError", error.map(Self.describe) ?? "nil", failed: error != nil)
+    }
+
+    func didFinishAuthentication(_ accessToken: String) {
+        show("didFinishAuthentication", "an access token (\(accessToken.count) characters, not shown)")
+        authenticated(.success(()))
+    }
+
+    func didFinishAuthenticationWithError(_ error: SessionError) {
+        show("didFinishAuthenticationWithError", Self.describe(error), failed: true)
+        authenticated(.failure(error))
+    }
+
+    func didCancelAuthentication(_ error: SessionError) {
+        show("didCancelAuthentication", Self.describe(error), failed: true)
+    }
+
+    func didFetchUserInfo(_ userInfo: UserInfo) { show("didFetchUserInfo", Self.describe(userInfo)) }
+
+    func didFetchUserInfoWithError(_ error: SessionError) { show("didFetchUserInfoWithError", Self.describe(error), failed: true) }
+
+    func didFetchPermissions(_ permissions: PermissionReadResponse) {
+        var parts = [permissions.statusCode.rawValue]
+        if let consent = permissions.privacySettings?.idConsent?.status { parts.append("idconsent=\(consent.rawValue)") }
+        if let tcString = permissions.privacySettings?.iabTcString?.value { parts.append("iab_tc_string=\(tcString)") }
+        let identifiers = Self.describe(permissions.subjectIdentifiers)
+        if !identifiers.isEmpty { parts.append(identifiers) }
+        show("didFetchPermissions", parts.joined(separator: ", "))
+    }
+
+    func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+        show("didFetchPermissionsWithError", "\(status.rawValue), \(Self.describe(error))", failed: true)
+    }
+
+    func didUpdatePermissions(_ subjectIdentifiers: SubjectIdentifiers) {
+        let identifiers = Self.describe(subjectIdentifiers)
+        show("didUpdatePermissions", identifiers.isEmpty ? "updated" : identifiers)
+    }
+
+    func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+        show("didUpdatePermissionsWithError", "\(status.rawValue), \(Self.describe(error))", failed: true)
+    }
+
+    func didEndSession() { show("didEndSession", "no token is left in memory or in the store") }
+
+    func didEndSessionWithError(_ error: SessionError) { show("didEndSessionWithError", Self.describe(error), failed: true) }
+}

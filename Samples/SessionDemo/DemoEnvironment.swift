@@ -1,0 +1,89 @@
+import Foundation
+import SessionCore
+import SessionFacade
+import SessionTesting
+
+/// The provider, service, agent and store one run of the demo uses.
+struct DemoEnvironment {
+    let service: SessionService
+    let printer: CallbackPrinter
+    let configuration: SessionConfiguration
+    let agent: AuthorizationAgent
+    /// The embedded provider; nil with `--issuer`.
+    let localProvider: LocalProvider?
+    /// What the first line says about the provider and the store.
+    let description: String
+    /// True when a stored session existed before `initialize`, so a restore callback follows it.
+    let hasStoredSession: Bool
+    let keepsSession: Bool
+    /// The flow a plain authorization uses: with a permission center, both.
+    var defaultFlow: AuthFlow { configuration.permissionCenter == nil ? .login : .loginPermission }
+
+    static func make(_ options: DemoOptions, console: Console) async throws -> DemoEnvironment {
+        let printer = CallbackPrinter(console: console)
+        let storeFile = options.storePath.map { URL(fileURLWithPath: $0) }
+        let provider: LocalProvider?
+        let configuration: SessionConfiguration
+        let agent: AuthorizationAgent
+        if let issuer = options.issuer, let clientID = options.clientID {
+            provider = nil
+            configuration = try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: options.redirectURI, scopes: options.scopes)
+            agent = LoopbackBrowserAgent(opener: options.opensBrowser ? .system : .printOnly)
+        } else {
+            var providerOptions = LocalProvider.Options()
+            providerOptions.stateFile = storeFile.map { $0.appendingPathExtension("provider") }
+            let local = try LocalProvider(options: providerOptions)
+            provider = local
+            configuration = try local.configuration(scopes: options.scopes)
+            agent = HeadlessUserAgent()
+        }
+        let store: TokenStore = storeFile.map { FileTokenStore(fileURL: $0, configuration: configuration) } ?? InMemoryTokenStore()
+        let stored = (try? await store.load()) ?? nil
+        let service = SessionService(store: { _ in store }, agent: agent)
+        service.callbackQueue = CallbackPrinter.makeQueue()
+        service.registerListener(printer)
+        let providerText = provider.map { "the embedded LocalProvider at \($0.issuer.absoluteString) (it approves consent as erika)" }
+            ?? configuration.issuer.absoluteString
+        let storeText = storeFile.map { "session stored in \($0.path)" } ?? "a temporary in-memory store"
+        return DemoEnvironment(service: service, printer: printer, configuration: configuration, agent: agent, localProvider: provider,
+                               description: "Provider: \(providerText), client \(configuration.clientID), \(storeText).",
+                               hasStoredSession: stored != nil, keepsSession: storeFile != nil)
+    }
+
+    /// How many refresh-token grants the embedded provider has answered (nil with `--issuer`).
+    var refreshCount: Int? {
+        localProvider?.requests(to: .token).filter { $0.parameters["grant_type"] == "refresh_token" }.count
+    }
+}
+
+/// The facade's calls, awaited: each returns once its completion handler ran, which is after
+/// every listener saw the outcome (rule C3).
+extension SessionService {
+    func initialize(_ configuration: SessionConfiguration) async -> Result<Void, SessionError> {
+        await withCheckedContinuation { done in initialize(configuration) { done.resume(returning: $0) } }
+    }
+
+    func authorize(_ flow: AuthFlow) async -> Result<String, SessionError> {
+        await withCheckedContinuation { done in getAuthorization(flow: flow) { done.resume(returning: $0) } }
+    }
+
+    func userInfo() async -> Result<UserInfo, SessionError> {
+        await withCheckedContinuation { done in fetchUserInfo { done.resume(returning: $0) } }
+    }
+
+    func permissions(_ identifiers: Set<IdentifierOption>) async -> Result<PermissionReadResponse, SessionError> {
+        await withCheckedContinuation { done in fetchPermissions(identifiers: identifiers) { done.resume(returning: $0) } }
+    }
+
+    func update(_ update: PermissionUpdate, _ identifiers: Set<IdentifierOption>) async -> Result<SubjectIdentifiers, SessionError> {
+        await withCheckedContinuation { done in updatePermissions(update, identifiers: identifiers) { done.resume(returning: $0) } }
+    }
+
+    func expire() async -> Result<Void, SessionError> {
+        await withCheckedContinuation { done in expireAccessToken { done.resume(returning: $0) } }
+    }
+
+    func end(revoke: Bool) async -> Result<Void, SessionError> {
+        await withCheckedContinuation { done in endSession(revokeTokens: revoke) { done.resume(returning: $0) } }
+    }
+}

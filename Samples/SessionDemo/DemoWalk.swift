@@ -1,0 +1,75 @@
+import Foundation
+import SessionCore
+import SessionFacade
+
+/// The default run: every operation once, in the order a first-time user would try them.
+struct DemoWalk {
+    let environment: DemoEnvironment
+    let console: Console
+
+    /// Runs the walk and returns the exit code.
+    func run() async -> Int32 {
+        let started = Date()
+        let service = environment.service
+        console.line(environment.description, .quiet)
+
+        step("initialize(configuration)")
+        if case .failure(let error) = await service.initialize(environment.configuration) {
+            console.failure("initialize failed: \(CallbackPrinter.describe(error))")
+            return 3
+        }
+        var restored = false
+        if environment.hasStoredSession {
+            restored = (try? await environment.printer.nextAuthentication().get()) != nil
+            console.line(restored ? "  (the session stored by an earlier run was restored)" : "  (the stored session could not be used)", .quiet)
+        }
+        if !restored {
+            step("getAuthorization(flow: .\(environment.defaultFlow.rawValue))")
+            if case .failure = await service.authorize(environment.defaultFlow) { return finish(started, outcome: "sign-in failed") }
+        }
+
+        step("fetchUserInfo()")
+        _ = await service.userInfo()
+        if environment.configuration.permissionCenter != nil {
+            step("fetchPermissions(identifiers: [TPID, SYNC_ID])")
+            let before = await service.permissions([.tagProtocolIdentifier, .synchronizationIdentifier])
+            let current = (try? before.get())?.privacySettings?.idConsent?.status
+            let next: PermissionStatus = current == .valid ? .invalid : .valid
+            step("updatePermissions(idconsent: \(next.rawValue), identifiers: [TPID])")
+            _ = await service.update(PermissionUpdate(idConsent: next), [.tagProtocolIdentifier])
+            step("fetchPermissions()")
+            _ = await service.permissions([])
+        } else {
+            console.line("  (permission steps skipped: no permission center is configured for this provider)", .quiet)
+        }
+
+        step("expireAccessToken(), then fetchUserInfo(): the token is refreshed on the way")
+        let refreshesBefore = environment.refreshCount
+        _ = await service.expire()
+        _ = await service.userInfo()
+        if let before = refreshesBefore, let after = environment.refreshCount {
+            console.line("  (the provider answered \(after - before) refresh request; the new refresh token was stored first)", .quiet)
+        }
+
+        if environment.keepsSession {
+            console.line("(endSession skipped: the session stays in the store, so the next run restores it)", .quiet)
+        } else {
+            step("endSession(revokeTokens: true)")
+            _ = await service.end(revoke: true)
+        }
+        return finish(started, outcome: environment.keepsSession ? "session kept" : "session ended")
+    }
+
+    private func step(_ text: String) {
+        console.line("-> \(text)", .step)
+    }
+
+    private func finish(_ started: Date, outcome: String) -> Int32 {
+        let errors = environment.printer.errorCount
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        console.line("Done: \(environment.printer.callbackCount) callbacks, \(errors) errors, \(outcome), in \(seconds) s.",
+                     errors == 0 ? .good : .bad)
+        if errors > 0 { console.failure("\(errors) operation\(errors == 1 ? "" : "s") failed; see the callbacks above") }
+        return errors == 0 ? 0 : 1
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SessionCore
+import SessionFacade
+
+/// `--interactive`: the actions of netID's example app as a menu on standard input. Each
+/// command waits for its outcome before the next prompt, so piped input gives a stable transcript.
+struct InteractiveSession {
+    let environment: DemoEnvironment
+    let console: Console
+
+    static let menu = """
+        Commands (a number or a word):
+          1  init                         initialize
+          2  auth [login|permission|loginPermission]
+                                          authorize with a flow
+          3  userinfo                     load user info
+          4  permissions [TPID,SYNC_ID,ETPID]
+                                          load permissions with identifier options
+          5  update valid|invalid [TC-STRING]
+                                          update permissions
+          6  expire                       set an expired access token
+          7  end [revoke]                 end session
+          h  help                         this menu
+          q  quit
+        """
+
+    /// Reads commands until `quit` or the end of input; returns the exit code.
+    func run() async -> Int32 {
+        console.line(environment.description, .quiet)
+        console.line(Self.menu)
+        // At a terminal the prompt waits on the line; with piped input the command is echoed
+        // instead, so the transcript reads like the session it was.
+        let atTerminal = isatty(STDIN_FILENO) == 1
+        while true {
+            if atTerminal { FileHandle.standardOutput.write(Data("> ".utf8)) }
+            guard let line = readLine() else { break }
+            if !atTerminal { console.line("> \(line)", .step) }
+            let words = line.split(separator: " ").map(String.init)
+            guard let command = words.first?.lowercased() else { continue }
+            if command == "q" || command == "quit" { break }
+            if let problem = await perform(command, Array(words.dropFirst())) {
+                console.line("  \(problem)", .bad)
+            }
+        }
+        let errors = environment.printer.errorCount
+        console.line("Bye: \(environment.printer.callbackCount) callbacks, \(errors) errors.")
+        return 0
+    }
+
+    /// Runs one command; returns a complaint about the input, if any.
+    private func perform(_ command: String, _ arguments: [String]) async -> String? {
+        let service = environment.service
+        switch command {
+        case "1", "init":
+            _ = await service.initialize(environment.configuration)
+            if environment.hasStoredSession { _ = await environment.printer.nextAuthentication() }
+        case "2", "auth":
+            let name = arguments.first ?? environment.defaultFlow.rawValue
+            guard let flow = AuthFlow.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                return "unknown flow \(name): use login, permission or loginPermission"
+            }
+            _ = await service.authorize(flow)
+        case "3", "userinfo":
+            _ = await service.userInfo()
+        case "4", "permissions":
+            var identifiers = Set<IdentifierOption>()
+            for name in (arguments.first ?? "").split(separator: ",") {
+                guard let option = IdentifierOption(rawValue: name.uppercased()) else { return "unknown identifier \(name): use TPID, SYNC_ID or ETPID" }
+                identifiers.insert(option)
+            }
+            _ = await service.permissions(identifiers)
+        case "5", "update":
+            guard let word = arguments.first, let consent = PermissionStatus(rawValue: word.uppercased()) else {
+                return "update needs valid or invalid, then optionally a TC string"
+            }
+            _ = await service.update(PermissionUpdate(idConsent: consent, iabTcString: arguments.dropFirst().first), [.tagProtocolIdentifier])
+        case "6", "expire":
+            if case .failure(let error) = await service.expire() {
+                return "no access token to expire: \(CallbackPrinter.describe(error))"
+            }
+            console.line("  (the access token now counts as expired; the next call refreshes it)", .quiet)
+        case "7", "end":
+            _ = await service.end(revoke: arguments.first == "revoke")
+        case "h", "help":
+            console.line(Self.menu)
+        default:
+            return "unknown command \(command) (h for help)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,90 @@
+import DemoTestSupport
+import Foundation
+import XCTest
+
+/// The built `session-demo` executable, run as a user runs it.
+final class SessionDemoTests: XCTestCase {
+    private static let walk = [
+        "didFinishInitializationWithError", "didFinishAuthentication", "didFetchUserInfo", "didFetchPermissions",
+        "didUpdatePermissions", "didFetchPermissions", "didFetchUserInfo", "didEndSession",
+    ]
+
+    func testTheDefaultWalkShowsEveryCallbackInOrderAndExitsZero() async throws {
+        let run = try await DemoProcess.run([])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(run.callbackNames, Self.walk)
+        for (index, line) in run.callbacks.enumerated() {
+            XCTAssertTrue(line.hasPrefix("  #\(index + 1) [session-demo.callbacks] "), line)
+        }
+        XCTAssertTrue(run.output.contains("didFetchUserInfo: sub=erika, Erika Mustermann <erika@example.com>"), run.output)
+        XCTAssertTrue(run.output.contains("(the provider answered 1 refresh request"), run.output)
+        XCTAssertTrue(run.output.contains("\nDone: 8 callbacks, 0 errors, session ended, in "), run.output)
+        XCTAssertEqual(run.errorOutput, "")
+        Self.assertNoSecrets(run)
+    }
+
+    func testASecondRunWithTheSameStoreRestoresTheSession() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("session.json").path
+
+        let first = try await DemoProcess.run(["--store", store])
+        XCTAssertEqual(first.status, 0, first.errorOutput)
+        XCTAssertTrue(first.output.contains("endSession skipped"), first.output)
+
+        let second = try await DemoProcess.run(["--store", store])
+        XCTAssertEqual(second.status, 0, second.errorOutput)
+        XCTAssertTrue(second.output.contains("(the session stored by an earlier run was restored)"), second.output)
+        XCTAssertFalse(second.output.contains("-> getAuthorization"), "no new sign-in")
+        XCTAssertEqual(Array(second.callbackNames.prefix(3)), ["didFinishInitializationWithError", "didFinishAuthentication", "didFetchUserInfo"])
+        Self.assertNoSecrets(second)
+    }
+
+    func testAPipedInteractiveSession() async throws {
+        let input = "init\n2 loginPermission\nuserinfo\npermissions TPID,SYNC_ID\nupdate invalid CPtest\nexpire\n3\nbogus\nend revoke\nuserinfo\nquit\n"
+        let run = try await DemoProcess.run(["--interactive"], input: input)
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(run.callbackNames, [
+            "didFinishInitializationWithError", "didFinishAuthentication", "didFetchUserInfo", "didFetchPermissions",
+            "didUpdatePermissions", "didFetchUserInfo", "didEndSession", "didFetchUserInfoWithError",
+        ])
+        XCTAssertTrue(run.output.contains("tpid=tpid-erika, sync_id=sync-erika"), run.output)
+        XCTAssertTrue(run.output.contains("unknown command bogus"), run.output)
+        XCTAssertTrue(run.output.contains("notAuthenticated"), "after end, there is no session")
+        XCTAssertTrue(run.output.contains("Bye: 8 callbacks, 1 errors."), run.output)
+    }
+
+    func testAnUnreachableProviderIsOneLineOnStandardErrorAndExitCode3() async throws {
+        let run = try await DemoProcess.run(["--issuer", "http://127.0.0.1:1", "--client-id", "demo", "--no-browser"])
+        XCTAssertEqual(run.status, 3)
+        let lines = run.errorOutput.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.errorOutput)
+        XCTAssertTrue(lines.first?.hasPrefix("session-demo: initialize failed: networkError (configuration)") == true, run.errorOutput)
+        XCTAssertEqual(run.callbackNames, ["didFinishInitializationWithError"])
+    }
+
+    func testHelpAndUsageErrors() async throws {
+        let help = try await DemoProcess.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("EXIT CODES"))
+        for arguments in [["--bogus"], ["--issuer", "http://127.0.0.1:9"], ["--store"], ["--issuer", "not a url", "--client-id", "x"]] {
+            let run = try await DemoProcess.run(arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertEqual(run.errorOutput.split(separator: "\n").count, 1, "\(arguments): \(run.errorOutput)")
+            XCTAssertTrue(run.errorOutput.hasPrefix("session-demo: "))
+        }
+    }
+
+    func testNoColourWhenNotATerminalOrWithNoColor() async throws {
+        let run = try await DemoProcess.run(["--interactive"], input: "quit\n", environment: ["NO_COLOR": "1"])
+        XCTAssertFalse(run.output.contains("\u{1B}["))
+    }
+
+    /// LocalProvider's tokens and codes start with these prefixes; none may be printed.
+    private static func assertNoSecrets(_ run: DemoRun, file: StaticString = #filePath, line: UInt = #line) {
+        for prefix in ["at-", "rt-", "code-"] where run.output.contains(prefix) || run.errorOutput.contains(prefix) {
+            XCTFail("the output shows a value starting with \(prefix)", file: file, line: line)
+        }
+    }
+}
