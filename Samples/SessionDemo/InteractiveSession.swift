@@ -16,8 +16,8 @@ struct InteractiveSession {
           3  userinfo                     load user info
           4  permissions [TPID,SYNC_ID,ETPID]
                                           load permissions with identifier options
-          5  update valid|invalid [TC-STRING]
-                                          update permissions
+          5  update valid|invalid [TPID,SYNC_ID,ETPID] [TC-STRING]
+                                          update permissions (identifiers default to TPID)
           6  expire                       set an expired access token
           7  end [revoke]                 end session
           h  help                         this menu
@@ -63,17 +63,19 @@ struct InteractiveSession {
         case "3", "userinfo":
             _ = await service.userInfo()
         case "4", "permissions":
-            var identifiers = Set<IdentifierOption>()
-            for name in (arguments.first ?? "").split(separator: ",") {
-                guard let option = IdentifierOption(rawValue: name.uppercased()) else { return "unknown identifier \(name): use TPID, SYNC_ID or ETPID" }
-                identifiers.insert(option)
-            }
+            guard let identifiers = Self.identifiers(arguments.first ?? "") else { return "unknown identifier: use TPID, SYNC_ID or ETPID" }
             _ = await service.permissions(identifiers)
         case "5", "update":
             guard let word = arguments.first, let consent = PermissionStatus(rawValue: word.uppercased()) else {
-                return "update needs valid or invalid, then optionally a TC string"
+                return "update needs valid or invalid, then optionally identifiers and a TC string"
             }
-            _ = await service.update(PermissionUpdate(idConsent: consent, iabTcString: arguments.dropFirst().first), [.tagProtocolIdentifier])
+            var rest = arguments.dropFirst()
+            var identifiers: Set<IdentifierOption> = [.tagProtocolIdentifier]
+            if let first = rest.first, let named = Self.identifiers(first) {
+                identifiers = named
+                rest = rest.dropFirst()
+            }
+            _ = await service.update(PermissionUpdate(idConsent: consent, iabTcString: rest.first), identifiers)
         case "6", "expire":
             if case .failure(let error) = await service.expire() {
                 return "no access token to expire: \(CallbackPrinter.describe(error))"
@@ -87,5 +89,15 @@ struct InteractiveSession {
             return "unknown command \(command) (h for help)"
         }
         return nil
+    }
+
+    /// `TPID,SYNC_ID` as identifier options; nil when a name is not one.
+    private static func identifiers(_ list: String) -> Set<IdentifierOption>? {
+        var identifiers = Set<IdentifierOption>()
+        for name in list.split(separator: ",") {
+            guard let option = IdentifierOption(rawValue: name.uppercased()) else { return nil }
+            identifiers.insert(option)
+        }
+        return identifiers
     }
 }

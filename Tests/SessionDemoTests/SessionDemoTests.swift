@@ -42,7 +42,7 @@ final class SessionDemoTests: XCTestCase {
     }
 
     func testAPipedInteractiveSession() async throws {
-        let input = "init\n2 loginPermission\nuserinfo\npermissions TPID,SYNC_ID\nupdate invalid CPtest\nexpire\n3\nbogus\nend revoke\nuserinfo\nquit\n"
+        let input = "init\n2 loginPermission\nuserinfo\npermissions TPID,SYNC_ID\nupdate invalid TPID,ETPID CPtest\nexpire\n3\nbogus\nend revoke\nuserinfo\nquit\n"
         let run = try await DemoProcess.run(["--interactive"], input: input)
         XCTAssertEqual(run.status, 0, run.errorOutput)
         XCTAssertEqual(run.callbackNames, [
@@ -50,6 +50,7 @@ final class SessionDemoTests: XCTestCase {
             "didUpdatePermissions", "didFetchUserInfo", "didEndSession", "didFetchUserInfoWithError",
         ])
         XCTAssertTrue(run.output.contains("tpid=tpid-erika, sync_id=sync-erika"), run.output)
+        XCTAssertTrue(run.output.contains("didUpdatePermissions: tpid=tpid-erika, etpid=etpid-erika"), run.output)
         XCTAssertTrue(run.output.contains("unknown command bogus"), run.output)
         XCTAssertTrue(run.output.contains("notAuthenticated"), "after end, there is no session")
         XCTAssertTrue(run.output.contains("Bye: 8 callbacks, 1 errors."), run.output)
