@@ -18,8 +18,9 @@ extension LocalProvider {
         public var codeLifetime: TimeInterval = 60
         /// Whether a refresh returns a new refresh token and retires the old one.
         public var rotatesRefreshTokens = true
-        /// The ID-token signing algorithm.
-        public var signingAlgorithm: JWSAlgorithm = .rs256
+        /// The ID-token signing algorithm. ES256 by default: its key is made in microseconds,
+        /// while an RSA-2048 key can take the better part of a second.
+        public var signingAlgorithm: JWSAlgorithm = .es256
         /// The provider's time source, for token expiry and ID-token times.
         public var clock: SessionClock = SystemClock()
         /// The loopback address to bind.

@@ -23,6 +23,18 @@ final class SignInEndToEndTests: XCTestCase {
         }
     }
 
+    func testSignInWithEachSigningAlgorithm() async throws {
+        for algorithm in [JWSAlgorithm.rs256, .es256] {
+            let harness = try makeLocalHarness { $0.signingAlgorithm = algorithm }
+            let tokens = try await harness.signIn(.login)
+            let header = try XCTUnwrap(tokens.idToken?.split(separator: ".").first)
+            var encoded = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            encoded += String(repeating: "=", count: (4 - encoded.count % 4) % 4)
+            let json = try XCTUnwrap(Data(base64Encoded: encoded).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+            XCTAssertEqual(json["alg"] as? String, algorithm.rawValue)
+        }
+    }
+
     func testUserInfoReturnsTheSignedInUser() async throws {
         let harness = try makeLocalHarness()
         _ = try await harness.signIn(.login)
