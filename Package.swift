@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
+        .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
     ],
     targets: [
@@ -37,6 +38,7 @@ let package = Package(
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
+        .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),
         .executableTarget(
             name: "SessionDemo",
             dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
@@ -48,6 +50,12 @@ let package = Package(
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
         .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport"]),
+        // Legacy apps are usually Swift 5 code: the compat tests are compiled as such.
+        .testTarget(
+            name: "NetIdCompatTests",
+            dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -103,8 +103,23 @@ public final class SessionService: @unchecked Sendable {
     /// after a successful one fails with `alreadyInitialized` and changes nothing (C6).
     public func initialize(_ configuration: SessionConfiguration,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        initialize(configuration: { configuration }, completion: completion)
+    }
+
+    /// As ``initialize(_:completion:)``, with the configuration built when the operation runs:
+    /// an error `configuration` throws is the outcome (`invalidConfiguration` for anything that
+    /// is not a ``SessionError``). Compat layers use it to keep a legacy configuration's
+    /// validation in call order.
+    public func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
+                           completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         enqueue(.initialize, .configuration, fail: { Outcome.initialization(.failure($0), completion) }) { [self] in
-            await runInitialize(configuration, completion)
+            do {
+                return await runInitialize(try configuration(), completion)
+            } catch {
+                let failure = error as? SessionError
+                    ?? SessionError(.invalidConfiguration, process: .configuration, message: "the configuration is not valid")
+                return [Outcome.initialization(.failure(failure), completion)]
+            }
         }
     }
 
@@ -202,12 +217,19 @@ public final class SessionService: @unchecked Sendable {
     }
 
     /// Marks the current access token as expired, so the next operation that needs it refreshes
-    /// it first (C8), as netID's example app does to try the refresh path. It waits its turn like
-    /// an operation (C4) and ends with `sessionEnded` when `endSession` jumps it (C7), but only
+    /// it first (C8), as netID's example app does to try the refresh path. See
+    /// ``updateTokens(_:completion:)`` for how it is ordered and reported.
+    public func expireAccessToken(completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        updateTokens({ [clock] in $0.withExpiry(clock.now().addingTimeInterval(-1)) }, completion: completion)
+    }
+
+    /// Replaces the current session's tokens with `change(tokens)`, in memory and in the store:
+    /// for tests and compat layers (netID's `setAccessToken`). It waits its turn like an
+    /// operation (C4) and ends with `sessionEnded` when `endSession` jumps it (C7), but only
     /// `completion` hears of it: there is no listener callback.
     /// Fails with `notInitialized`, or `notAuthenticated` without a session.
-    public func expireAccessToken(completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let clock = self.clock
+    public func updateTokens(_ change: @escaping @Sendable (SessionTokens) -> SessionTokens,
+                             completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         let report: @Sendable (Result<Void, SessionError>) -> Delivery = { result in
             Delivery(notify: { _ in }, complete: completion.map { done in { @Sendable in done(result) } })
         }
@@ -216,7 +238,7 @@ public final class SessionService: @unchecked Sendable {
                 guard let tokens = await client.tokens else {
                     throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
                 }
-                try await client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-1)))
+                try await client.setTokens(change(tokens))
             })]
         }
     }
