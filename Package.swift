@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
+        .library(name: "GrabIdCompat", targets: ["GrabIdCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
+        .executable(name: "netid-sample", targets: ["NetIdSample"]),
     ],
     targets: [
         .systemLibrary(
@@ -39,10 +41,18 @@ let package = Package(
             ]
         ),
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),
+        .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
         .executableTarget(
             name: "SessionDemo",
             dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
             path: "Samples/SessionDemo"
+        ),
+        // One legacy-style sample per Compat module, in Swift 5 mode like the apps they stand for.
+        .executableTarget(
+            name: "NetIdSample",
+            dependencies: ["NetIdCompat", "SessionTesting"],
+            path: "Samples/NetIdSample",
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"]),
@@ -51,6 +61,11 @@ let package = Package(
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
         .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport"]),
         // Legacy apps are usually Swift 5 code: the compat tests are compiled as such.
+        .testTarget(
+            name: "GrabIdCompatTests",
+            dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "NetIdCompatTests",
             dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],

@@ -22,17 +22,18 @@ public struct DemoRun: Sendable {
 
 /// Starts the built `session-demo` executable.
 public enum DemoProcess {
-    /// `session-demo` in the build directory, next to the test executable.
-    public static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("session-demo")
+    /// An executable product (`session-demo` by default) in the build directory, next to the
+    /// test executable.
+    public static func executable(_ name: String = "session-demo") -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Runs the demo with `arguments`, feeding `input` to standard input; `onErrorLine` sees each
+    /// Runs the executable `name` with `arguments`, feeding `input` to standard input; `onErrorLine` sees each
     /// line of standard error as it arrives (to play the browser in interop tests).
-    public static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:],
-                    onErrorLine: (@Sendable (String) -> Void)? = nil) async throws -> DemoRun {
+    public static func run(_ arguments: [String], executable name: String = "session-demo", input: String = "",
+                           environment: [String: String] = [:], onErrorLine: (@Sendable (String) -> Void)? = nil) async throws -> DemoRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable(name)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -82,6 +82,12 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertFalse(run.output.contains("\u{1B}["))
     }
 
+    func testTheLegacySamplesRunToTheirEnd() async throws {
+        let netId = try await DemoProcess.run([], executable: "netid-sample")
+        XCTAssertEqual(netId.status, 0, netId.output + netId.errorOutput)
+        XCTAssertTrue(netId.output.hasSuffix("6. session ended\n"), netId.output)
+    }
+
     /// LocalProvider's tokens and codes start with these prefixes; none may be printed.
     private static func assertNoSecrets(_ run: DemoRun, file: StaticString = #filePath, line: UInt = #line) {
         for prefix in ["at-", "rt-", "code-"] where run.output.contains(prefix) || run.errorOutput.contains(prefix) {

@@ -13,9 +13,10 @@ public struct IDToken: Sendable, Equatable {
     /// The decoded signature.
     let signature: Data
 
-    /// Splits and decodes `raw`; throws `idTokenMalformed` for anything that is not a JWS with
-    /// JSON-object header and payload.
-    init(_ raw: String) throws {
+    /// Splits and decodes `raw` without checking it: use it for tokens ``SessionClient`` has
+    /// validated already, such as ``SessionTokens/idToken``.
+    /// - Throws: `idTokenMalformed` for anything that is not a JWS with JSON-object header and payload.
+    public init(_ raw: String) throws {
         func malformed(_ why: String) -> SessionError {
             SessionError(.idTokenMalformed, process: .authentication, message: "ID token: \(why)")
         }
