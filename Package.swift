@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
         .library(name: "GrabIdCompat", targets: ["GrabIdCompat"]),
+        .library(name: "GoogleSignInCompat", targets: ["GoogleSignInCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
         .executable(name: "netid-sample", targets: ["NetIdSample"]),
     ],
@@ -42,6 +43,7 @@ let package = Package(
         ),
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),
         .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
+        .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
         .executableTarget(
             name: "SessionDemo",
             dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
@@ -64,6 +66,11 @@ let package = Package(
         .testTarget(
             name: "GrabIdCompatTests",
             dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "GoogleSignInCompatTests",
+            dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -1,0 +1,125 @@
+import Foundation
+import SessionCore
+import SessionFacade
+
+/// The signed-in user's basic profile (from UserInfo, when `shouldFetchBasicProfile`).
+public final class GIDProfileData: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is a `let` of a Sendable value.
+    /// `email`.
+    public let email: String!
+    /// The full name.
+    public let name: String!
+    /// `given_name`.
+    public let givenName: String!
+    /// `family_name`.
+    public let familyName: String!
+    /// Whether a profile image exists (`picture`).
+    public let hasImage: Bool
+    private let picture: URL?
+
+    init(_ info: UserInfo) {
+        email = info.email
+        givenName = info.givenName
+        familyName = info.familyName
+        name = info.claims["name"]?.stringValue ?? [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
+        picture = info.claims["picture"]?.stringValue.flatMap(URL.init(string:))
+        hasImage = picture != nil
+    }
+
+    /// The profile image URL; the size hint is passed on as Google's `sz` parameter.
+    public func imageURL(withDimension dimension: UInt) -> URL! {
+        guard let picture, var components = URLComponents(url: picture, resolvingAgainstBaseURL: false) else { return nil }
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "sz", value: String(dimension))]
+        return components.url
+    }
+}
+
+/// The user's tokens, which it can refresh.
+///
+/// `@unchecked Sendable`: `tokens` is read and written only while holding `lock`.
+public final class GIDAuthentication: NSObject, @unchecked Sendable {
+    private let lock = NSLock()
+    private var tokens: SessionTokens
+    private let service: SessionService
+    private let callbackQueue: DispatchQueue
+
+    /// The client ID.
+    public let clientID: String!
+
+    init(tokens: SessionTokens, clientID: String, service: SessionService, callbackQueue: DispatchQueue) {
+        self.tokens = tokens
+        self.clientID = clientID
+        self.service = service
+        self.callbackQueue = callbackQueue
+    }
+
+    /// The access token.
+    public var accessToken: String! { lock.withLock { tokens.accessToken } }
+    /// The refresh token.
+    public var refreshToken: String! { lock.withLock { tokens.refreshToken } }
+    /// The ID token.
+    public var idToken: String! { lock.withLock { tokens.idToken } }
+    /// When the access token expires.
+    public var accessTokenExpirationDate: Date! { lock.withLock { tokens.expiresAt } }
+    /// When the ID token expires.
+    public var idTokenExpirationDate: Date! {
+        lock.withLock { tokens.idToken.flatMap { try? IDToken($0) }?.expiresAt }
+    }
+
+    /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
+    /// first when needed), on the callback queue.
+    public func getTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
+        let callback = Handler(handler)
+        service.currentTokens { [self] result in finish(result, callback) }
+    }
+
+    /// Refreshes the tokens now and calls `handler` on the callback queue.
+    public func refreshTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
+        let callback = Handler(handler)
+        service.refreshTokens { [self] result in finish(result, callback) }
+    }
+
+    private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: Handler<(GIDAuthentication?, Error?) -> Void>) {
+        switch result {
+        case .success(let fresh):
+            lock.withLock { tokens = fresh }
+            callback.body(self, nil)
+        case .failure(let error):
+            callback.body(nil, GIDSignInErrors.make(error))
+        }
+    }
+}
+
+/// A signed-in user.
+public final class GIDGoogleUser: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is a `let`; the classes it holds lock themselves.
+    /// The user's ID (`sub`).
+    public let userID: String!
+    /// The basic profile, when `shouldFetchBasicProfile` was set.
+    public let profile: GIDProfileData!
+    /// The tokens.
+    public let authentication: GIDAuthentication!
+    /// The scopes granted.
+    public let grantedScopes: [Any]!
+    /// The hosted domain (`hd` claim), if any.
+    public let hostedDomain: String!
+    /// Not provided (always nil): offline access codes are not part of SessionService.
+    public let serverAuthCode: String!
+
+    init(tokens: SessionTokens, profile: GIDProfileData?, authentication: GIDAuthentication) {
+        userID = tokens.subject
+        self.profile = profile
+        self.authentication = authentication
+        grantedScopes = tokens.scopes
+        hostedDomain = tokens.idToken.flatMap { try? IDToken($0) }?.claims["hd"]?.stringValue
+        serverAuthCode = nil
+    }
+}
+
+/// A legacy completion handler, which is not `Sendable`, carried to the callback queue.
+///
+/// `@unchecked Sendable`: the closure is only called on the callback queue.
+struct Handler<T>: @unchecked Sendable {
+    let body: T
+    init(_ body: T) { self.body = body }
+}

@@ -1,0 +1,252 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+#if canImport(UIKit)
+import UIKit
+
+/// What `signIn` presents from: a view controller, as in Google Sign-In.
+public typealias GIDPresentationAnchor = UIViewController
+#else
+/// What `signIn` presents from. Without UIKit any object stands in for the view controller;
+/// presentation is the ``GIDSignIn/authorizationAgent``'s job.
+public typealias GIDPresentationAnchor = AnyObject
+#endif
+
+/// Google Sign-In 5's delegate.
+public protocol GIDSignInDelegate: NSObjectProtocol {
+    /// A sign-in (interactive or restored) finished: a user, or an error in `kGIDSignInErrorDomain`.
+    func sign(_ signIn: GIDSignIn!, didSignInFor user: GIDGoogleUser!, withError error: Error!)
+    /// `disconnect` finished. Optional: the default does nothing.
+    func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!)
+}
+
+extension GIDSignInDelegate {
+    /// Does nothing.
+    public func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!) {}
+}
+
+/// Google Sign-In 5's `GIDSignIn`, on top of ``SessionService``, for any OpenID provider
+/// (``issuer``, Google's by default).
+///
+/// The settings (`clientID`, `scopes`, `issuer`, ...) are read when the first operation runs;
+/// the delegate is called on ``callbackQueue`` (main by default). A sign-in without a client ID
+/// or presenting anchor reports an error instead of raising an exception.
+///
+/// `@unchecked Sendable`: the settings, `user` and `service` are read and written only while
+/// holding `lock`.
+open class GIDSignIn: NSObject, @unchecked Sendable {
+    private static let shared = GIDSignIn()
+
+    /// The shared instance.
+    open class func sharedInstance() -> GIDSignIn! { shared }
+
+    private struct Settings {
+        weak var delegate: GIDSignInDelegate?
+        weak var anchor: GIDPresentationAnchor?
+        var clientID: String?
+        var scopes: [Any] = []
+        var shouldFetchBasicProfile = true
+        var language: String?
+        var loginHint: String?
+        var serverClientID: String?
+        var openIDRealm: String?
+        var hostedDomain: String?
+        var issuer = URL(string: "https://accounts.google.com") ?? URL(fileURLWithPath: "/")
+        var redirectURI: URL?
+        var agent: AuthorizationAgent?
+        var urlHandler: (@Sendable (URL) -> Void)?
+        var storeDirectory: URL?
+    }
+
+    private let lock = NSLock()
+    private var settings = Settings()
+    private var user: GIDGoogleUser?
+    private var service: SessionService?
+    private let transport: HTTPTransport
+    /// The queue the delegate and handlers are called on.
+    public let callbackQueue: DispatchQueue
+
+    /// Creates an instance (``sharedInstance()`` uses the defaults).
+    public init(transport: HTTPTransport = URLSessionTransport(), callbackQueue: DispatchQueue = .main) {
+        self.transport = transport
+        self.callbackQueue = callbackQueue
+    }
+
+    private func get<T>(_ path: KeyPath<Settings, T>) -> T { lock.withLock { settings[keyPath: path] } }
+    private func set<T>(_ path: WritableKeyPath<Settings, T>, _ value: T) { lock.withLock { settings[keyPath: path] = value } }
+
+    /// The delegate, held weakly.
+    public weak var delegate: GIDSignInDelegate! { get { get(\.delegate) } set { set(\.delegate, newValue) } }
+    /// What sign-in presents from, held weakly.
+    public weak var presentingViewController: GIDPresentationAnchor! { get { get(\.anchor) } set { set(\.anchor, newValue) } }
+    /// The client ID.
+    public var clientID: String! { get { get(\.clientID) } set { set(\.clientID, newValue) } }
+    /// Extra scopes (strings).
+    public var scopes: [Any]! { get { get(\.scopes) } set { set(\.scopes, newValue ?? []) } }
+    /// Whether `profile` and `email` are asked for and the profile fetched (default true).
+    public var shouldFetchBasicProfile: Bool { get { get(\.shouldFetchBasicProfile) } set { set(\.shouldFetchBasicProfile, newValue) } }
+    /// The UI language (`hl`).
+    public var language: String! { get { get(\.language) } set { set(\.language, newValue) } }
+    /// The `login_hint`.
+    public var loginHint: String! { get { get(\.loginHint) } set { set(\.loginHint, newValue) } }
+    /// Kept for source compatibility; server auth codes are not supported.
+    public var serverClientID: String! { get { get(\.serverClientID) } set { set(\.serverClientID, newValue) } }
+    /// Kept for source compatibility (OpenID 2 realm); not sent.
+    public var openIDRealm: String! { get { get(\.openIDRealm) } set { set(\.openIDRealm, newValue) } }
+    /// The hosted domain (`hd`).
+    public var hostedDomain: String! { get { get(\.hostedDomain) } set { set(\.hostedDomain, newValue) } }
+    /// The provider (default `https://accounts.google.com`).
+    public var issuer: URL { get { get(\.issuer) } set { set(\.issuer, newValue) } }
+    /// The redirect URI (default: Google's reversed client ID, `com.googleusercontent.apps.ID:/oauth2redirect`).
+    public var redirectURI: URL! { get { get(\.redirectURI) } set { set(\.redirectURI, newValue) } }
+    /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
+    public var authorizationAgent: AuthorizationAgent? { get { get(\.agent) } set { set(\.agent, newValue) } }
+    /// Receives the sign-in URL when there is no agent; the app opens it and passes the
+    /// redirect to ``handle(_:)``.
+    public var authorizationURLHandler: (@Sendable (URL) -> Void)? {
+        get { get(\.urlHandler) }
+        set { set(\.urlHandler, newValue) }
+    }
+    /// Where the session file lives (default: the XDG data directory).
+    public var storeDirectory: URL? { get { get(\.storeDirectory) } set { set(\.storeDirectory, newValue) } }
+
+    /// The signed-in user, nil when signed out.
+    public var currentUser: GIDGoogleUser! { lock.withLock { user } }
+
+    // MARK: Configuration
+
+    private func configuration() throws -> SessionConfiguration {
+        let settings = lock.withLock { self.settings }
+        guard let clientID = settings.clientID, !clientID.isEmpty else {
+            throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn: clientID must be set")
+        }
+        let reversed = clientID.split(separator: ".").reversed().joined(separator: ".")
+        guard let redirect = settings.redirectURI ?? URL(string: "\(reversed):/oauth2redirect") else {
+            throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn: no usable redirect URI")
+        }
+        var scopes = settings.scopes.compactMap { $0 as? String }
+        if settings.shouldFetchBasicProfile { scopes = ["profile", "email"] + scopes }
+        var extra: [String: String] = [:]
+        if let domain = settings.hostedDomain { extra["hd"] = domain }
+        if let language = settings.language { extra["hl"] = language }
+        return try SessionConfiguration(issuer: settings.issuer, clientID: clientID, redirectURI: redirect, scopes: scopes,
+                                        loginHint: settings.loginHint, additionalParameters: extra)
+    }
+
+    private func store(for configuration: SessionConfiguration) throws -> FileTokenStore {
+        try FileTokenStore(configuration: configuration, directory: storeDirectory)
+    }
+
+    /// The service, made and initialized on first use from the settings.
+    private func sessionService() -> SessionService {
+        lock.withLock {
+            if let service { return service }
+            let made = SessionService(store: { [weak self] configuration in
+                guard let self else { throw SessionError(.storageFailed, process: .configuration, message: "GIDSignIn is gone") }
+                return try self.store(for: configuration)
+            }, transport: transport)
+            made.callbackQueue = callbackQueue
+            made.authorizationURLHandler = { [weak self] url in self?.authorizationURLHandler?(url) }
+            made.initialize(configuration: { [weak self] in
+                guard let self else { throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn is gone") }
+                return try self.configuration()
+            })
+            service = made
+            return made
+        }
+    }
+
+    // MARK: Signing in
+
+    /// True when a session from an earlier sign-in is stored.
+    public func hasPreviousSignIn() -> Bool {
+        if currentUser != nil { return true }
+        guard let configuration = try? configuration(), let store = try? store(for: configuration) else { return false }
+        return FileManager.default.fileExists(atPath: store.fileURL.path)
+    }
+
+    /// Restores the stored sign-in, refreshing it if needed: the delegate gets the user, or a
+    /// nil user and `hasNoAuthInKeychain` when nothing is stored.
+    public func restorePreviousSignIn() {
+        let service = sessionService()
+        service.currentTokens { [self] result in
+            switch result {
+            case .success(let tokens): completeSignIn(tokens, service)
+            case .failure(let error) where error.code == .notInitialized:
+                report(user: nil, GIDSignInErrors.make(.unknown, "the sign-in could not be configured", cause: error))
+            case .failure(let error) where error.code == .notAuthenticated:
+                report(user: nil, GIDSignInErrors.make(.hasNoAuthInKeychain, "there is no previous sign-in", cause: error))
+            case .failure(let error):
+                report(user: nil, GIDSignInErrors.make(error))
+            }
+        }
+    }
+
+    /// Signs in interactively through the ``authorizationAgent``.
+    public func signIn() {
+        guard clientID != nil, presentingViewController != nil else {
+            let error = GIDSignInErrors.make(.unknown, "signIn needs a clientID and a presentingViewController")
+            return callbackQueue.async { [self] in report(user: nil, error) }
+        }
+        let service = sessionService()
+        service.getAuthorization(flow: .login, agent: authorizationAgent) { [self] result in
+            switch result {
+            case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
+            case .success:
+                service.currentTokens { [self] tokens in
+                    switch tokens {
+                    case .success(let tokens): completeSignIn(tokens, service)
+                    case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Completes an authorization on the external path with the redirect the app received.
+    public func handle(_ url: URL!) -> Bool {
+        guard let url else { return false }
+        return sessionService().resumeSession(url)
+    }
+
+    /// Signs out locally; no delegate method is called.
+    public func signOut() {
+        lock.withLock { user = nil }
+        sessionService().endSession(revokeTokens: false)
+    }
+
+    /// Revokes the grant at the provider, signs out, then calls `didDisconnectWith`.
+    public func disconnect() {
+        let departing = currentUser
+        sessionService().endSession(revokeTokens: true) { [self] result in
+            if case .success = result { lock.withLock { user = nil } }
+            let error: Error? = if case .failure(let error) = result { GIDSignInErrors.make(error) } else { nil }
+            delegate?.sign(self, didDisconnectWith: departing, withError: error)
+        }
+    }
+
+    private func completeSignIn(_ tokens: SessionTokens, _ service: SessionService) {
+        let authentication = GIDAuthentication(tokens: tokens, clientID: clientID ?? "",
+                                               service: service, callbackQueue: callbackQueue)
+        guard shouldFetchBasicProfile else {
+            return adopt(GIDGoogleUser(tokens: tokens, profile: nil, authentication: authentication))
+        }
+        service.fetchUserInfo { [self] result in
+            switch result {
+            case .success(let info): adopt(GIDGoogleUser(tokens: tokens, profile: GIDProfileData(info), authentication: authentication))
+            case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
+            }
+        }
+    }
+
+    private func adopt(_ signedIn: GIDGoogleUser) {
+        lock.withLock { user = signedIn }
+        report(user: signedIn, nil)
+    }
+
+    /// Called on the callback queue.
+    private func report(user: GIDGoogleUser?, _ error: Error?) {
+        delegate?.sign(self, didSignInFor: user, withError: error)
+    }
+}
