@@ -2,16 +2,8 @@ import Dispatch
 import Foundation
 import SessionCore
 import SessionFacade
-#if canImport(UIKit)
-import UIKit
-
-/// What `signIn` presents from: a view controller, as in Google Sign-In.
-public typealias GIDPresentationAnchor = UIViewController
-#else
-/// What `signIn` presents from. Without UIKit any object stands in for the view controller;
-/// presentation is the ``GIDSignIn/authorizationAgent``'s job.
-public typealias GIDPresentationAnchor = AnyObject
-#endif
+/// What `signIn` presents from: a view controller with UIKit, any object without.
+public typealias GIDPresentationAnchor = PresentationAnchor
 
 /// Google Sign-In 5's delegate.
 public protocol GIDSignInDelegate: NSObjectProtocol {

@@ -1,14 +1,8 @@
 import Foundation
-#if canImport(UIKit)
-import UIKit
+import SessionFacade
 
-/// What `login` presents from: a view controller, as in GrabID.
-public typealias GrabIdPresentationAnchor = UIViewController
-#else
-/// What `login` presents from. Without UIKit any object stands in for the view controller;
-/// presentation is the ``GrabIdPartner/authorizationAgent``'s job.
-public typealias GrabIdPresentationAnchor = AnyObject
-#endif
+/// What `login` presents from: a view controller with UIKit, any object without.
+public typealias GrabIdPresentationAnchor = PresentationAnchor
 
 /// The GrabID partner API. Every completion is called exactly once, on the partner's callback
 /// queue (the main queue by default).

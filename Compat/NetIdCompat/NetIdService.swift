@@ -1,16 +1,8 @@
 import Foundation
 import SessionCore
 import SessionFacade
-#if canImport(UIKit)
-import UIKit
-
-/// What `authorize` receives to present from: a view controller, as in netID.
-public typealias NetIdPresentationAnchor = UIViewController
-#else
-/// What `authorize` receives to present from. Without UIKit any object stands in for the
-/// view controller; presentation is the ``NetIdService/authorizationAgent``'s job.
-public typealias NetIdPresentationAnchor = AnyObject
-#endif
+/// What `authorize` presents from: a view controller with UIKit, any object without.
+public typealias NetIdPresentationAnchor = PresentationAnchor
 
 /// netID's `NetIdService`, on top of ``SessionService``.
 ///
