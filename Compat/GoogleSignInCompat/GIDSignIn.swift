@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SessionCore
 import SessionFacade
+
 /// What `signIn` presents from: a view controller with UIKit, any object without.
 public typealias GIDPresentationAnchor = PresentationAnchor
 

@@ -1,6 +1,7 @@
 import Foundation
 import SessionCore
 import SessionFacade
+
 /// What `authorize` presents from: a view controller with UIKit, any object without.
 public typealias NetIdPresentationAnchor = PresentationAnchor
 
