@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "GoogleSignInCompat", targets: ["GoogleSignInCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
         .executable(name: "netid-sample", targets: ["NetIdSample"]),
+        .executable(name: "grabid-sample", targets: ["GrabIdSample"]),
+        .executable(name: "googlesignin-sample", targets: ["GoogleSignInSample"]),
     ],
     targets: [
         .systemLibrary(
@@ -54,6 +56,18 @@ let package = Package(
             name: "NetIdSample",
             dependencies: ["NetIdCompat", "SessionTesting"],
             path: "Samples/NetIdSample",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "GrabIdSample",
+            dependencies: ["GrabIdCompat", "SessionTesting"],
+            path: "Samples/GrabIdSample",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "GoogleSignInSample",
+            dependencies: ["GoogleSignInCompat", "SessionTesting"],
+            path: "Samples/GoogleSignInSample",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),

@@ -86,6 +86,14 @@ final class SessionDemoTests: XCTestCase {
         let netId = try await DemoProcess.run([], executable: "netid-sample")
         XCTAssertEqual(netId.status, 0, netId.output + netId.errorOutput)
         XCTAssertTrue(netId.output.hasSuffix("6. session ended\n"), netId.output)
+        let grabId = try await DemoProcess.run([], executable: "grabid-sample")
+        XCTAssertEqual(grabId.status, 0, grabId.output + grabId.errorOutput)
+        XCTAssertTrue(grabId.output.contains("3. ID token for user erika"), grabId.output)
+        XCTAssertTrue(grabId.output.hasSuffix("4. logged out\n"), grabId.output)
+        let google = try await DemoProcess.run([], executable: "googlesignin-sample")
+        XCTAssertEqual(google.status, 0, google.output + google.errorOutput)
+        XCTAssertTrue(google.output.contains("2. signed in as Erika Mustermann <erika@example.com>"), google.output)
+        XCTAssertTrue(google.output.hasSuffix("4. disconnected; previous sign-in: false\n"), google.output)
     }
 
     /// LocalProvider's tokens and codes start with these prefixes; none may be printed.
