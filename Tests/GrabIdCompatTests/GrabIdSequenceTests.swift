@@ -133,6 +133,26 @@ final class GrabIdSequenceTests: XCTestCase {
         ])
     }
 
+    func testARedirectWithAnotherStateFailsSecurityValidation() async throws {
+        let setup = try makeSetup(agent: nil)
+        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
+        setup.partner.authorizationURLHandler = { sink.yield($0) }
+        setup.app.signInWithLoginConfig()
+        var iterator = urls.makeAsyncIterator()
+        let next = await iterator.next()
+        let url = try XCTUnwrap(next)
+        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
+        var components = try XCTUnwrap(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
+        components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+        setup.app.application(open: try XCTUnwrap(components.url))
+        _ = await setup.log.waitForEvents(3)
+        XCTAssertEqual(setup.log.transcript, [
+            "app.loadLoginSession(nil)",
+            "app.exchangeToken(exchangeToken/securityValidationFailed)", "app.login(authorization/securityValidationFailed)",
+        ])
+        XCTAssertTrue(setup.provider.requests(to: .token).isEmpty, "the code was never exchanged")
+    }
+
     func testAnUnreachableProviderIsANetworkError() async throws {
         let setup = try makeSetup()
         var settings = setup.settings
