@@ -104,3 +104,11 @@ final class GoogleSignInSequenceTests: XCTestCase {
         XCTAssertEqual(log.transcript, ["app.didSignIn(erika Erika Mustermann <erika@example.com> idToken=true)"])
     }
 }
+
+/// Google Sign-In's error codes keep their raw values.
+final class GoogleSignInErrorCodeTests: XCTestCase {
+    func testErrorCodes() {
+        XCTAssertEqual(kGIDSignInErrorDomain, "com.google.GIDSignIn")
+        XCTAssertEqual([GIDSignInErrorCode.unknown, .keychain, .hasNoAuthInKeychain, .canceled, .EMM].map { $0.rawValue }, [-1, -2, -4, -5, -6])
+    }
+}
