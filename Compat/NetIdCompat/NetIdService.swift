@@ -30,9 +30,17 @@ public final class NetIdService: @unchecked Sendable {
     private var adapters: [NetIdListenerAdapter] = []
     private var agent: AuthorizationAgent?
 
+    private let tracker = InitializationTracker()
+
     /// Creates a service on `service` (tests and apps with several services make their own).
     public init(service: SessionService = SessionService()) {
         self.service = service
+        // Registered before any listener, so a failed initialize is forgotten before they hear of it.
+        tracker.onFailure = { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.config = nil }
+        }
+        service.registerListener(tracker)
     }
 
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
@@ -54,11 +62,7 @@ public final class NetIdService: @unchecked Sendable {
     /// when a stored session was restored; a second call after a successful one is ignored.
     public func initialize(_ netIdConfig: NetIdConfig) {
         lock.withLock { if config == nil { config = netIdConfig } }
-        service.initialize(configuration: { try netIdConfig.sessionConfiguration() }) { [self] result in
-            if case .failure(let error) = result, error.code != .alreadyInitialized {
-                lock.withLock { config = nil }
-            }
-        }
+        service.initialize(configuration: { try netIdConfig.sessionConfiguration() })
     }
 
     /// The configuration of the current initialization, nil before `initialize`.
@@ -118,5 +122,16 @@ public final class NetIdService: @unchecked Sendable {
 
     private static func identifiers(_ collapseSyncId: Bool, _ options: Set<NetIdIdentifierOption>) -> Set<IdentifierOption> {
         collapseSyncId ? options : options.union([.synchronizationIdentifier])
+    }
+}
+
+/// Forgets the configuration of an `initialize` that failed, so it can be called again.
+///
+/// `@unchecked Sendable`: `onFailure` is set once, in `NetIdService.init`, before registration.
+private final class InitializationTracker: SessionServiceDelegate, @unchecked Sendable {
+    var onFailure: (@Sendable () -> Void)?
+
+    func didFinishInitializationWithError(_ error: SessionError?) {
+        if let error, error.code != .alreadyInitialized { onFailure?() }
     }
 }
