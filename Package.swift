@@ -87,6 +87,11 @@ let package = Package(
             dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The same modules from Swift 6 language mode.
+        .testTarget(
+            name: "CompatSwift6Tests",
+            dependencies: ["NetIdCompat", "GrabIdCompat", "GoogleSignInCompat", "SessionFacade", "SessionCore", "SessionTesting"]
+        ),
         .testTarget(
             name: "NetIdCompatTests",
             dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
