@@ -40,6 +40,15 @@ final class FileTokenStoreTests: XCTestCase {
         try await store.clear()
     }
 
+    func testAFileOthersCanReadIsNarrowedToTheOwnerWhenLoaded() async throws {
+        let store = try store()
+        try await store.save(tokens)
+        chmod(store.fileURL.path, 0o644)
+        let loaded = try await store.load()
+        XCTAssertEqual(loaded, tokens)
+        XCTAssertEqual(try mode(store.fileURL.path), 0o600)
+    }
+
     func testSavingReplacesAtomicallyAndLeavesNoTemporaryFiles() async throws {
         let store = try store()
         try await store.save(tokens)

@@ -9,8 +9,9 @@ import Darwin
 /// user (mode 0600, in a 0700 directory), replaced atomically on every save.
 ///
 /// The default directory is `$XDG_DATA_HOME/SessionService` (or `~/.local/share/SessionService`).
-/// The file records the issuer and client it belongs to; a file of another client, a truncated
-/// or corrupt file, or one over 1 MiB is reported as `storageCorrupt` and left in place.
+/// The file records the issuer and client it belongs to; a file of another client or user, a
+/// truncated or corrupt file, or one over 1 MiB is reported as `storageCorrupt` and left in
+/// place. A file others can read is narrowed to 0600 when loaded.
 public struct FileTokenStore: TokenStore {
     /// The file the session is kept in.
     public let fileURL: URL
@@ -121,6 +122,7 @@ public struct FileTokenStore: TokenStore {
             throw posixFailure("cannot open the session file")
         }
         defer { close(descriptor) }
+        try restrictToOwner(descriptor)
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -132,6 +134,17 @@ public struct FileTokenStore: TokenStore {
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
             guard data.count <= Self.maximumFileSize else { throw failure(.storageCorrupt, "the session file is larger than 1 MiB") }
+        }
+    }
+
+    /// A session file others can read (copied in, or made by an older tool) is narrowed to 0600
+    /// before its tokens are used; one owned by another user is refused.
+    private func restrictToOwner(_ descriptor: Int32) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw posixFailure("cannot inspect the session file") }
+        guard status.st_uid == getuid() else { throw failure(.storageCorrupt, "the session file belongs to another user") }
+        if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0 {
+            throw posixFailure("the session file is readable by others and cannot be restricted")
         }
     }
 
