@@ -39,7 +39,7 @@ public final class SessionService: @unchecked Sendable {
     private let deliveries: DeliveryLine
     private let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
     private let transport: HTTPTransport
-    private let clock: SessionClock
+    let clock: SessionClock
     private let logger: SessionLogger
     private let defaultAgent: AuthorizationAgent?
 
@@ -216,56 +216,9 @@ public final class SessionService: @unchecked Sendable {
         }
     }
 
-    /// Marks the current access token as expired, so the next operation that needs it refreshes
-    /// it first (C8), as netID's example app does to try the refresh path. See
-    /// ``updateTokens(_:completion:)`` for how it is ordered and reported.
-    public func expireAccessToken(completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        updateTokens({ [clock] in $0.withExpiry(clock.now().addingTimeInterval(-1)) }, completion: completion)
-    }
-
-    /// Replaces the current session's tokens with `change(tokens)`, in memory and in the store:
-    /// for tests and compat layers (netID's `setAccessToken`). Ordered and reported like
-    /// ``currentTokens(completion:)``. Fails with `notInitialized`, or `notAuthenticated`
-    /// without a session.
-    public func updateTokens(_ change: @escaping @Sendable (SessionTokens) -> SessionTokens,
-                             completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        completionOnly(completion) { client in
-            guard let tokens = await client.tokens else {
-                throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
-            }
-            try await client.setTokens(change(tokens))
-        }
-    }
-
-    /// The session's tokens, refreshed first when the access token expires within the leeway
-    /// (C8). It waits its turn like an operation (C4) and ends with `sessionEnded` when
-    /// `endSession` jumps it (C7), but only `completion` hears of it: there is no listener
-    /// callback. Compat layers use it for Google Sign-In's `getTokensWithHandler`.
-    /// Fails with `notInitialized`, `notAuthenticated`, or the refresh's error.
-    public func currentTokens(completion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
-        completionOnly(completion) { try await $0.validTokens() }
-    }
-
-    /// Refreshes the tokens now, whatever their expiry; ordered and reported like
-    /// ``currentTokens(completion:)``.
-    public func refreshTokens(completion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
-        completionOnly(completion) { try await $0.refresh() }
-    }
-
-    /// An ordered operation whose outcome goes to `completion` only.
-    private func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
-                                             _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        let report: @Sendable (Result<T, SessionError>) -> Delivery = { result in
-            Delivery(notify: { _ in }, complete: completion.map { done in { @Sendable in done(result) } })
-        }
-        enqueue(.tokenChange, .authentication, fail: { report(.failure($0)) }) { [self] in
-            [report(await withClient(.authentication, work))]
-        }
-    }
-
     // MARK: Running operations
 
-    private func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
+    func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
                          run: @escaping @Sendable () async -> [Delivery]) {
         lock.withLock {
             queued.append(QueuedOperation(kind: kind, process: process, run: run, fail: fail))
@@ -288,7 +241,7 @@ public final class SessionService: @unchecked Sendable {
         }
     }
 
-    private func withClient<T>(_ process: SessionError.Process, _ body: (SessionClient) async throws -> T) async -> Result<T, SessionError> {
+    func withClient<T>(_ process: SessionError.Process, _ body: (SessionClient) async throws -> T) async -> Result<T, SessionError> {
         guard let client = lock.withLock({ client }) else {
             return .failure(SessionError(.notInitialized, process: process, message: "call initialize first"))
         }
@@ -391,18 +344,5 @@ private struct ResumeAgent: AuthorizationAgent {
 
     func authorize(url: URL, redirectURI: URL) async throws -> URL {
         try await service.awaitRedirect(url: url, redirectURI: redirectURI)
-    }
-}
-
-/// The callback queue, readable by the delivery line at each dispatch.
-///
-/// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
-private final class CallbackQueueSetting: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = DispatchQueue.main
-
-    var queue: DispatchQueue {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
