@@ -74,6 +74,8 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
 
     // MARK: Sessions
 
+    /// Builds a login session from ``configuration``, the configuration file or Info.plist, checked
+    /// in GrabID's order; the completion gets the session or a `loadConfiguration` error.
     public func loadLoginSession(completion: @escaping (LoginSession?, GrabIdPartnerError?) -> Void) {
         let (session, error) = GrabIdConfiguration.load(explicit: configuration).map(GrabIdConfiguration.session(from:))
             ?? (nil, GrabIdPartnerError(.invalidConfiguration, .loadConfiguration, "no GrabIdPartnerSDK settings were found"))
@@ -110,6 +112,9 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
 
     // MARK: Login
 
+    /// Signs in: at once (no UI) when the stored session is still usable, refreshing it if
+    /// needed, else through ``authorizationAgent`` or the external path. The completion gets nil
+    /// or an `authorization` error.
     public func login(loginSession: LoginSession, presentingViewController: GrabIdPresentationAnchor,
                       completion: @escaping (GrabIdPartnerError?) -> Void) {
         let done = Callback(completion)
@@ -147,6 +152,9 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         done.body(error.map { GrabIdPartnerError($0, domain: .authorization) })
     }
 
+    /// Hands the redirect to the login in progress. The completion gets nil when the login
+    /// succeeded, `securityValidationFailed` for a URL that is not that login's redirect or that
+    /// carries an error or another `state`.
     public func exchangeToken(loginSession: LoginSession, url: URL, completion: @escaping (GrabIdPartnerError?) -> Void) {
         let done = Callback(completion)
         let entry = lock.withLock { services[ObjectIdentifier(loginSession)] }
@@ -162,6 +170,7 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         }
     }
 
+    /// The claims of the session's ID token (validated at sign-in), or `invalidIdToken`.
     public func getIdTokenInfo(loginSession: LoginSession, completion: @escaping (IdTokenInfo?, GrabIdPartnerError?) -> Void) {
         let result: (IdTokenInfo?, GrabIdPartnerError?)
         if let raw = loginSession.idToken, let token = try? IDToken(raw) {
@@ -172,13 +181,16 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         deliver(Callback(completion)) { $0(result.0, result.1) }
     }
 
+    /// There is no login UI to close: returns true.
     public func loginCompleted(loginSession: LoginSession) -> Bool { true }
 
+    /// There is no login UI to close: calls `completion` on the callback queue and returns true.
     public func loginCompleted(loginSession: LoginSession, completion: (() -> Void)?) -> Bool {
         if let completion { deliver(Callback(completion)) { $0() } }
         return true
     }
 
+    /// Clears the session locally (no revocation, as in GrabID); `logoutFailed` when there is none.
     public func logout(loginSession: LoginSession, completion: ((GrabIdPartnerError?) -> Void)?) {
         let done = Callback(completion ?? { _ in })
         let entry = lock.withLock { services[ObjectIdentifier(loginSession)] }
@@ -193,11 +205,13 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         }
     }
 
+    /// True when the session has an access token that has not expired.
     public func isValidAccessToken(loginSession: LoginSession) -> Bool {
         guard loginSession.accessToken != nil else { return false }
         return (loginSession.accessTokenExpiresAt ?? .distantFuture) > Date()
     }
 
+    /// True when now lies between the token's `nbf` (if any) and `exp`.
     public func isValidIdToken(idTokenInfo: IdTokenInfo) -> Bool {
         let now = Date()
         guard let expiration = idTokenInfo.expiration, expiration > now else { return false }

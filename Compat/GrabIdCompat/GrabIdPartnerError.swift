@@ -3,18 +3,21 @@ import SessionCore
 
 /// Where a GrabID error came from.
 public enum GrabIdPartnerErrorDomain: Int, Sendable {
+    /// GrabID's domains, with their legacy raw values (0...8).
     case serviceDiscovery, loadConfiguration, authorization, exchangeToken, getIdTokenInfo, logout, protectedResource,
          customProtocolsService, appStore
 }
 
 /// What went wrong (raw values 0...28 in the legacy order, `partnerAppError` 10000).
 public enum GrabIdPartnerErrorCode: Int, Sendable {
+    /// GrabID's codes, with their legacy raw values (0...28).
     case grabIdServiceFailed, discoveryServiceFailed, idTokenInfoServiceFailed, exchangeTokenServiceFailed,
          authorizationInitializationFailure, securityValidationFailed, logoutFailed, invalidIdToken, invalidNonce,
          invalidConfiguration, somethingWentWrong, network, invalidClientId, invalidScope, invalidRedirectUrl,
          invalidAuthorizationCode, invalidUrl, invalidPartnerId, unAuthorized, authorizationFailed, serviceUnavailable,
          serviceError, invalidAccessToken, invalidResponse, invalidServiceDiscoveryUrl, invalidAppBundle,
          invalidCustomProtocolUrl, failedTolaunchAppStoreLink, launchAppStoreLink
+    /// An error of the partner app itself.
     case partnerAppError = 10000
 }
 

@@ -20,6 +20,7 @@ public struct NetIdError: Error, Sendable, Equatable {
 
 /// netID's error codes (raw values as netID's).
 public enum NetIdErrorCode: String, Sendable, CaseIterable {
+    /// netID's codes, in netID's order; see MIGRATION.md for the SessionError codes each stands for.
     case Timeout, NoAuth, NetworkError, JsonDeserializationError, ResponseDataMissing, InvalidDiscoveryDocument, Unknown,
          AuthorizationCanceledByUser, MissingBrowser, InvalidRequest, UnauthorizedClient, AccessDenied, UnsupportedResponseType,
          InvalidScope, ServerError, InitializationError, TemporarilyUnavailable, ClientError, StateMismatch, NoIdAppInstalled, Other
@@ -27,6 +28,7 @@ public enum NetIdErrorCode: String, Sendable, CaseIterable {
 
 /// The operation an error came from.
 public enum NetIdErrorProcess: String, Sendable, CaseIterable {
+    /// netID's processes; `endSession` errors are reported as `Authentication`.
     case Configuration, Authentication, UserInfo, PermissionRead, PermissionWrite
 }
 

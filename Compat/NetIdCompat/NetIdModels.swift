@@ -34,7 +34,9 @@ public enum NetIdAuthFlow: String, Sendable, CaseIterable {
 
 /// A consent state, as netID writes it.
 public enum NetIdPermissionStatus: String, Sendable, Codable, Equatable {
+    /// The consent is given.
     case VALID
+    /// The consent is withdrawn.
     case INVALID
 
     init(_ status: PermissionStatus) {
