@@ -76,6 +76,19 @@ final class RefreshTests: XCTestCase {
         XCTAssertEqual(refreshRequests.count, 1)
     }
 
+    func testACallerWhoseViewWentStaleDoesNotRefreshAgain() async throws {
+        // The caller checks expiry, then waits its turn for the refresh flight; by the time the
+        // flight runs, another caller's refresh has landed. The clock below plays that out: the
+        // first reading says "expiring", the second (inside the flight) says "fresh".
+        let clock = ScriptedClock(base: provider.clock, offsets: [3600 - 30, 0])
+        let stale = SessionClient(configuration: client.configuration, store: store, transport: provider, clock: clock)
+        _ = try await stale.restoreSession()
+        let before = refreshRequests.count
+        let tokens = try await stale.validTokens()
+        XCTAssertEqual(tokens, initial)
+        XCTAssertEqual(refreshRequests.count, before, "no second refresh for tokens that are fresh by then")
+    }
+
     func testARefusedRefreshClearsTheSessionAndRequiresSignIn() async throws {
         provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["error": "invalid_grant", "error_description": "revoked"], status: 400) } }
         let error = await assertSessionError(.reauthenticationRequired, process: .authentication) { try await self.client.refresh() }
@@ -147,5 +160,24 @@ final class RefreshTests: XCTestCase {
         let error = await assertSessionError(.reauthenticationRequired) { try await self.client.refresh() }
         XCTAssertTrue(error?.message.contains("idTokenSubjectMismatch") == true)
         XCTAssertNil(store.contents)
+    }
+}
+
+/// A clock that adds the next scripted offset to `base` at each reading (the last one repeats).
+///
+/// `@unchecked Sendable`: `offsets` is read and written only while holding `lock`.
+final class ScriptedClock: SessionClock, @unchecked Sendable {
+    private let base: SessionClock
+    private let lock = NSLock()
+    private var offsets: [TimeInterval]
+
+    init(base: SessionClock, offsets: [TimeInterval]) {
+        self.base = base
+        self.offsets = offsets
+    }
+
+    func now() -> Date {
+        let offset = lock.withLock { offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
+        return base.now().addingTimeInterval(offset)
     }
 }
