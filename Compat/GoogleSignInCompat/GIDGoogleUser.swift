@@ -41,16 +41,14 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var tokens: SessionTokens
     private let service: SessionService
-    private let callbackQueue: DispatchQueue
 
     /// The client ID.
     public let clientID: String!
 
-    init(tokens: SessionTokens, clientID: String, service: SessionService, callbackQueue: DispatchQueue) {
+    init(tokens: SessionTokens, clientID: String, service: SessionService) {
         self.tokens = tokens
         self.clientID = clientID
         self.service = service
-        self.callbackQueue = callbackQueue
     }
 
     /// The access token.
@@ -67,13 +65,13 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
     }
 
     /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
-    /// first when needed), on the callback queue.
+    /// first when needed), on the sign-in's callback queue.
     public func getTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
         let callback = Handler(handler)
         service.currentTokens { [self] result in finish(result, callback) }
     }
 
-    /// Refreshes the tokens now and calls `handler` on the callback queue.
+    /// Refreshes the tokens now and calls `handler` on the sign-in's callback queue.
     public func refreshTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
         let callback = Handler(handler)
         service.refreshTokens { [self] result in finish(result, callback) }

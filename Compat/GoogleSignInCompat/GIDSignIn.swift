@@ -166,8 +166,6 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         service.currentTokens { [self] result in
             switch result {
             case .success(let tokens): completeSignIn(tokens, service)
-            case .failure(let error) where error.code == .notInitialized:
-                report(user: nil, GIDSignInErrors.make(.unknown, "the sign-in could not be configured", cause: error))
             case .failure(let error) where error.code == .notAuthenticated:
                 report(user: nil, GIDSignInErrors.make(.hasNoAuthInKeychain, "there is no previous sign-in", cause: error))
             case .failure(let error):
@@ -220,8 +218,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     }
 
     private func completeSignIn(_ tokens: SessionTokens, _ service: SessionService) {
-        let authentication = GIDAuthentication(tokens: tokens, clientID: clientID ?? "",
-                                               service: service, callbackQueue: callbackQueue)
+        let authentication = GIDAuthentication(tokens: tokens, clientID: clientID ?? "", service: service)
         guard shouldFetchBasicProfile else {
             return adopt(GIDGoogleUser(tokens: tokens, profile: nil, authentication: authentication))
         }

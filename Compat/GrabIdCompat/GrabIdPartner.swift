@@ -95,6 +95,7 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         let id = ObjectIdentifier(session)
         let (entry, created) = lock.withLock { () -> (Entry, Bool) in
             if let existing = services[id], existing.session === session { return (existing, false) }
+            services = services.filter { $0.value.session != nil }
             let service = makeService()
             service.callbackQueue = callbackQueue
             service.authorizationURLHandler = { [weak self] url in self?.authorizationURLHandler?(url) }
@@ -122,9 +123,14 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
         let agent = authorizationAgent
         // A stored session that is still usable (refreshed if it must be) signs in without UI.
         entry.service.currentTokens { [self] stored in
-            if case .success(let tokens) = stored {
+            switch stored {
+            case .success(let tokens):
                 loginSession.adopt(tokens)
                 return finishLogin(entry, done, nil)
+            case .failure(let error) where error.code != .notAuthenticated && error.code != .reauthenticationRequired:
+                return finishLogin(entry, done, error)
+            case .failure:
+                break
             }
             entry.service.getAuthorization(flow: .login, agent: agent) { [self] result in
                 switch result {
@@ -157,14 +163,15 @@ public final class GrabIdPartner: GrabIdPartnerProtocol, @unchecked Sendable {
     /// carries an error or another `state`.
     public func exchangeToken(loginSession: LoginSession, url: URL, completion: @escaping (GrabIdPartnerError?) -> Void) {
         let done = Callback(completion)
-        let entry = lock.withLock { services[ObjectIdentifier(loginSession)] }
-        let accepted = lock.withLock { () -> Bool in
-            guard let entry, entry.session === loginSession, entry.pendingExchange == nil else { return false }
+        // Registered before resuming, so the login's end finds it.
+        let entry = lock.withLock { () -> Entry? in
+            guard let entry = services[ObjectIdentifier(loginSession)], entry.session === loginSession,
+                  entry.pendingExchange == nil else { return nil }
             entry.pendingExchange = done
-            return true
+            return entry
         }
-        guard accepted, let entry, entry.service.resumeSession(url) else {
-            if accepted { lock.withLock { entry?.pendingExchange = nil } }
+        guard let entry, entry.service.resumeSession(url) else {
+            if let entry { lock.withLock { entry.pendingExchange = nil } }
             let error = GrabIdPartnerError(.securityValidationFailed, .exchangeToken, "the URL is not the redirect of a login in progress")
             return deliver(done) { $0(error) }
         }

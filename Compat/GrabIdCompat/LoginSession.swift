@@ -78,13 +78,10 @@ public final class LoginSession: @unchecked Sendable {
     /// The SessionService configuration this session stands for.
     func configuration() throws -> SessionConfiguration {
         let settings = lock.withLock { self.settings }
-        var discovery = settings.serviceDiscoveryUrl
-        for suffix in ["/.well-known/openid-configuration", "/"] where discovery.hasSuffix(suffix) {
-            discovery.removeLast(suffix.count)
-        }
-        guard let issuer = URL(string: discovery) else {
+        guard let discovery = URL(string: settings.serviceDiscoveryUrl) else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the service discovery URL is not a URL")
         }
+        let issuer = ProviderMetadata.issuer(forDiscoveryURL: discovery)
         var extra: [String: String] = [:]
         if let request = settings.request, !request.isEmpty { extra["request"] = request }
         if let acr = settings.acrValues, !acr.isEmpty { extra["acr_values"] = acr.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ") }

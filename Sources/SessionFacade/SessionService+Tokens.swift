@@ -43,11 +43,8 @@ extension SessionService {
     /// An ordered operation whose outcome goes to `completion` only.
     private func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        let report: @Sendable (Result<T, SessionError>) -> Delivery = { result in
-            Delivery(notify: { _ in }, complete: completion.map { done in { @Sendable in done(result) } })
-        }
-        enqueue(.tokenChange, .authentication, fail: { report(.failure($0)) }) { [self] in
-            [report(await withClient(.authentication, work))]
+        enqueue(.tokenChange, .authentication, fail: { Outcome.completionOnly(.failure($0), completion) }) { [self] in
+            [Outcome.completionOnly(await withClient(.authentication, work), completion)]
         }
     }
 }

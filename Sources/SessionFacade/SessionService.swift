@@ -21,8 +21,8 @@ import SessionCore
 /// service.fetchUserInfo { result in print(result) }
 /// ```
 ///
-/// `@unchecked Sendable`: `queued`, `running`, `client`, `pendingResume` and `urlHandler` are
-/// read and written only while holding `lock`; the callback queue, listeners and deliveries
+/// `@unchecked Sendable`: `queued`, `running`, `client`, `initializationFailure`,
+/// `pendingResume` and `urlHandler` are read and written only while holding `lock`; the callback queue, listeners and deliveries
 /// have their own locks.
 public final class SessionService: @unchecked Sendable {
     /// The service most apps use.
@@ -32,6 +32,8 @@ public final class SessionService: @unchecked Sendable {
     private var queued: [QueuedOperation] = []
     private var running: RunningOperation?
     private var client: SessionClient?
+    /// Why the last `initialize` failed, named in later `notInitialized` errors.
+    private var initializationFailure: SessionError?
     private var pendingResume: PendingResume?
     private var urlHandler: (@Sendable (URL) -> Void)?
     private let queueSetting = CallbackQueueSetting()
@@ -113,13 +115,16 @@ public final class SessionService: @unchecked Sendable {
     public func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         enqueue(.initialize, .configuration, fail: { Outcome.initialization(.failure($0), completion) }) { [self] in
+            let built: SessionConfiguration
             do {
-                return await runInitialize(try configuration(), completion)
+                built = try configuration()
             } catch {
                 let failure = error as? SessionError
                     ?? SessionError(.invalidConfiguration, process: .configuration, message: "the configuration is not valid")
+                lock.withLock { initializationFailure = failure }
                 return [Outcome.initialization(.failure(failure), completion)]
             }
+            return await runInitialize(built, completion)
         }
     }
 
@@ -242,8 +247,10 @@ public final class SessionService: @unchecked Sendable {
     }
 
     func withClient<T>(_ process: SessionError.Process, _ body: (SessionClient) async throws -> T) async -> Result<T, SessionError> {
-        guard let client = lock.withLock({ client }) else {
-            return .failure(SessionError(.notInitialized, process: process, message: "call initialize first"))
+        let (current, failure) = lock.withLock { () -> (SessionClient?, SessionError?) in (client, initializationFailure) }
+        guard let client = current else {
+            let why = failure.map { "initialize failed (\($0.code.rawValue): \($0.message))" } ?? "call initialize first"
+            return .failure(SessionError(.notInitialized, process: process, message: why))
         }
         do {
             return .success(try await body(client))
@@ -264,9 +271,14 @@ public final class SessionService: @unchecked Sendable {
                                     clock: clock, logger: logger)
             _ = try await created.discover()
         } catch {
-            return [Outcome.initialization(.failure(Self.sessionError(error, process: .configuration)), completion)]
+            let failure = Self.sessionError(error, process: .configuration)
+            lock.withLock { initializationFailure = failure }
+            return [Outcome.initialization(.failure(failure), completion)]
         }
-        lock.withLock { client = created }
+        lock.withLock {
+            client = created
+            initializationFailure = nil
+        }
         var outcomes = [Outcome.initialization(.success(()), completion)]
         // C5: a stored session is announced right after the initialization outcome.
         do {

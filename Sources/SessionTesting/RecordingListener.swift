@@ -42,7 +42,8 @@ public final class CallbackLog: @unchecked Sendable {
     public func waitForEvents(_ count: Int, timeout: TimeInterval = 10) async -> [RecordedEvent] {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.reach(count) }
-            group.addTask { try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000)) }
+            let seconds = timeout.isFinite ? min(max(0, timeout), 1_000_000) : 1_000_000
+            group.addTask { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
             await group.next()
             group.cancelAll()
             lock.withLock {

@@ -99,4 +99,16 @@ final class DiscoveryTests: XCTestCase {
         provider.edit { $0.handlers["/.well-known/openid-configuration"] = { _ in throw HTTPTransportError(.timedOut, detail: "slow") } }
         await assertSessionError(.timeout, process: .configuration) { try await makeClient(provider).discover() }
     }
+
+    func testTheIssuerOfADiscoveryURL() {
+        let cases = [
+            ("https://op.example/.well-known/openid-configuration", "https://op.example"),
+            ("https://op.example/o/.well-known/openid-configuration", "https://op.example/o"),
+            ("https://op.example/o/", "https://op.example/o"),
+            ("https://op.example", "https://op.example"),
+        ]
+        for (discovery, issuer) in cases {
+            XCTAssertEqual(ProviderMetadata.issuer(forDiscoveryURL: URL(string: discovery)!).absoluteString, issuer, discovery)
+        }
+    }
 }

@@ -51,6 +51,7 @@ final class AuthorizationOrderTests: XCTestCase {
             "handler.authorizationURL()",
             "A.didCancelAuthentication(cancelled)", "completion.getAuthorization(cancelled)",
         ])
+        assertOnCallbackQueue(facade.log) // the URL handler too (C1)
         XCTAssertTrue(facade.provider.requests(to: .token).isEmpty)
     }
 

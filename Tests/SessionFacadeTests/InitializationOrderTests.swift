@@ -72,6 +72,23 @@ final class InitializationOrderTests: XCTestCase {
         ])
     }
 
+    func testAfterAFailedInitializeOperationsNameTheReasonAndInitializeCanRunAgain_C6() async throws {
+        let facade = try makeFacade()
+        facade.provider.inject(.status(500), at: .discovery)
+        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.fetchUserInfo { result in
+            if case .failure(let error) = result { facade.log.record("completion", "fetchUserInfo", error.message) }
+        }
+        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        _ = await facade.log.waitForEvents(6)
+        XCTAssertEqual(facade.log.transcript, [
+            "A.didFinishInitializationWithError(invalidDiscoveryDocument)", "completion.initialize(invalidDiscoveryDocument)",
+            "A.didFetchUserInfoWithError(notInitialized)",
+            "completion.fetchUserInfo(initialize failed (invalidDiscoveryDocument: discovery: the provider answered with an error status))",
+            "A.didFinishInitializationWithError(nil)", "completion.initialize(success)",
+        ])
+    }
+
     func testOperationsBeforeInitializeFailAndThoseAfterItWaitTheirTurn_C6_C4() async throws {
         let facade = try makeFacade()
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))

@@ -129,6 +129,21 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertFalse(facade.service.resumeSession(facade.configuration.redirectURI), "the ended authorization no longer waits")
     }
 
+    func testAnOperationAlreadyRunningFinishesBeforeEndSessionAndTokenCallsAreDropped_C7() async throws {
+        let facade = try await signedIn()
+        let log = facade.log
+        facade.provider.inject(.delay(0.3), at: .userInfo)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.currentTokens(completion: log.completion("currentTokens"))
+        facade.service.endSession(completion: log.completion("endSession"))
+        _ = await log.waitForEvents(9)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+            "completion.currentTokens(sessionEnded)",
+            "A.didEndSession()", "completion.endSession(success)",
+        ])
+    }
+
     func testEndSessionWithAFailingRevocationKeepsTheSession_C7() async throws {
         let facade = try await signedIn()
         let stored = try await facade.store.load()

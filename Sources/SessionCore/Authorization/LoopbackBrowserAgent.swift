@@ -56,9 +56,16 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         return try await receiver.wait(timeout: timeout)
     }
 
-    /// Presents `url` and waits on `redirectURI`, which must then carry its port.
+    /// Presents `url` and waits on `redirectURI`, which must then carry its port (the URL was
+    /// built for it, so an ephemeral port cannot be chosen here).
+    /// - Throws: `invalidConfiguration` for a redirect URI without a port, and as
+    ///   ``authorize(configuredRedirectURI:buildRequest:)``.
     public func authorize(url: URL, redirectURI: URL) async throws -> URL {
-        try await authorize(configuredRedirectURI: redirectURI) { _ in url }
+        guard URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)?.port != nil else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "a loopback browser agent given a finished URL needs a redirect URI with a port")
+        }
+        return try await authorize(configuredRedirectURI: redirectURI) { _ in url }
     }
 
     private func open(_ url: URL) {
@@ -150,9 +157,11 @@ final class RedirectReceiver: @unchecked Sendable {
         try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask { try await self.redirect() }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+                // Clamped: a non-finite or huge timeout would not convert to nanoseconds.
+                let seconds = timeout.isFinite ? min(max(0, timeout), 1_000_000) : 1_000_000
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                 throw SessionError(.timeout, process: .authentication,
-                                   message: "no browser came back to the redirect URI within \(Int(timeout)) s")
+                                   message: "no browser came back to the redirect URI within \(Int(seconds)) s")
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else {

@@ -78,6 +78,17 @@ public struct ProviderMetadata: Sendable, Equatable {
         return URL(string: (text.hasSuffix("/") ? String(text.dropLast()) : text) + "/.well-known/openid-configuration") ?? issuer
     }
 
+    /// The issuer a discovery URL belongs to: `url` without a trailing
+    /// `/.well-known/openid-configuration` (and without a trailing slash), the inverse of the
+    /// discovery rule. A URL without that suffix is taken to be the issuer itself.
+    public static func issuer(forDiscoveryURL url: URL) -> URL {
+        var text = url.absoluteString
+        let suffix = "/.well-known/openid-configuration"
+        if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        if text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text) ?? url
+    }
+
     /// The revocation endpoint from an RFC 8414 document of the same issuer, or nil.
     static func revocationEndpoint(fromOAuthMetadata data: Data, expectedIssuer: String) -> URL? {
         guard case .object(let members)? = JSONValue.parse(data), members["issuer"]?.stringValue == expectedIssuer,

@@ -26,6 +26,12 @@ enum Outcome {
         return { completion(result) }
     }
 
+    /// An outcome only the caller's completion handler hears of (the token calls).
+    static func completionOnly<T: Sendable>(_ result: Result<T, SessionError>,
+                                            _ completion: (@Sendable (Result<T, SessionError>) -> Void)?) -> Delivery {
+        Delivery(notify: { _ in }, complete: completing(completion, with: result))
+    }
+
     static func initialization(_ result: Result<Void, SessionError>,
                                _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) -> Delivery {
         let error: SessionError? = if case .failure(let error) = result { error } else { nil }

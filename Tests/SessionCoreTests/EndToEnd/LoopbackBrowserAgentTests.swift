@@ -73,6 +73,25 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         XCTAssertFalse(pending)
     }
 
+    func testAnUnboundedTimeoutWaitsUntilCancelled() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+        let (opened, openedSink) = AsyncStream.makeStream(of: URL.self)
+        let agent = LoopbackBrowserAgent(timeout: .infinity, opener: .custom { openedSink.yield($0) }, print: { _ in })
+        let client = harness.client
+        let signIn = Task { try await client.signIn(agent: agent) }
+        var iterator = opened.makeAsyncIterator()
+        _ = await iterator.next()
+        signIn.cancel()
+        await assertSessionError(.cancelled, process: .authentication) { try await signIn.value }
+    }
+
+    func testAFinishedURLNeedsARedirectURIWithAPort() async throws {
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        await assertSessionError(.invalidConfiguration, process: .authentication) {
+            try await agent.authorize(url: URL(string: "http://127.0.0.1:1/authorize")!, redirectURI: Self.anyPortRedirect)
+        }
+    }
+
     func testARedirectURIThatIsNotLoopbackHTTPIsRefused() async throws {
         let harness = try makeLocalHarness()
         let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
