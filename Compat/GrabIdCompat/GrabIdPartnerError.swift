@@ -52,7 +52,7 @@ public final class GrabIdPartnerError: Error, @unchecked Sendable {
 
     private static func code(for error: SessionError, in domain: GrabIdPartnerErrorDomain) -> GrabIdPartnerErrorCode {
         switch error.code {
-        case .networkError, .timeout: return .network
+        case .cannotConnect, .networkError, .timeout: return .network
         case .invalidDiscoveryDocument, .issuerMismatch, .unsupportedProviderFeature: return .discoveryServiceFailed
         case .invalidConfiguration: return .invalidConfiguration
         case .invalidClient, .unauthorizedClient: return .invalidClientId

@@ -49,36 +49,37 @@ public struct NetIdConfig: Sendable {
     }
 }
 
-/// Texts of netID's login layer. There is no UI here, so they are stored and not shown.
+/// Texts of netID's login layer. There is no layer here: they are stored, not shown; nil means
+/// netID's default text.
 public struct LoginLayerConfig: Sendable {
-    /// The headline.
-    public var headlineText: String
-    /// The login button text (`%s` for the app name).
-    public var loginText: String
-    /// The continue button text.
-    public var continueText: String
+    /// The headline under the logo.
+    public var headlineText: String?
+    /// The text of an account-provider app's button; `%s` stands for the app's name.
+    public var loginText: String?
+    /// The text of the continue button.
+    public var continueText: String?
 
-    /// Creates a configuration; empty texts mean netID's defaults.
-    public init(headlineText: String = "", loginText: String = "", continueText: String = "") {
+    /// Creates a configuration.
+    public init(headlineText: String? = nil, loginText: String? = nil, continueText: String? = nil) {
         self.headlineText = headlineText
         self.loginText = loginText
         self.continueText = continueText
     }
 }
 
-/// Texts of netID's permission layer. Stored and not shown.
+/// Texts and logo of netID's permission layer. Stored, not shown; nil means netID's default.
 public struct PermissionLayerConfig: Sendable {
-    /// The logo resource name.
-    public var logoName: String
-    /// The headline.
-    public var headlineText: String
-    /// The legal text.
-    public var legalText: String
-    /// The continue button text.
-    public var continueText: String
+    /// The name of the logo asset.
+    public var logoName: String?
+    /// The headline under the logo.
+    public var headlineText: String?
+    /// The first part of the legal text.
+    public var legalText: String?
+    /// The text of the continue button.
+    public var continueText: String?
 
-    /// Creates a configuration; empty texts mean netID's defaults.
-    public init(logoName: String = "", headlineText: String = "", legalText: String = "", continueText: String = "") {
+    /// Creates a configuration.
+    public init(logoName: String? = nil, headlineText: String? = nil, legalText: String? = nil, continueText: String? = nil) {
         self.logoName = logoName
         self.headlineText = headlineText
         self.legalText = legalText

@@ -1,5 +1,4 @@
 import Foundation
-import SessionCore
 
 /// What went wrong, in netID's terms.
 public struct NetIdError: Error, Sendable, Equatable {
@@ -7,7 +6,7 @@ public struct NetIdError: Error, Sendable, Equatable {
     public var code: NetIdErrorCode
     /// The operation it came from.
     public var process: NetIdErrorProcess
-    /// A readable description (never a token).
+    /// What happened, for people debugging an integration (never a token).
     public var msg: String?
 
     /// Creates an error.
@@ -18,69 +17,63 @@ public struct NetIdError: Error, Sendable, Equatable {
     }
 }
 
-/// netID's error codes (raw values as netID's).
+/// netID's error codes, with netID's raw values. MIGRATION.md lists the SessionError codes
+/// behind each.
 public enum NetIdErrorCode: String, Sendable, CaseIterable {
-    /// netID's codes, in netID's order; see MIGRATION.md for the SessionError codes each stands for.
-    case Timeout, NoAuth, NetworkError, JsonDeserializationError, ResponseDataMissing, InvalidDiscoveryDocument, Unknown,
-         AuthorizationCanceledByUser, MissingBrowser, InvalidRequest, UnauthorizedClient, AccessDenied, UnsupportedResponseType,
-         InvalidScope, ServerError, InitializationError, TemporarilyUnavailable, ClientError, StateMismatch, NoIdAppInstalled, Other
+    /// No complete answer in time.
+    case Timeout
+    /// No usable session: not signed in, the sign-in failed, or the provider refused the token.
+    case NoAuth
+    /// No connection could be made.
+    case NetworkError
+    /// A body that is not the JSON expected.
+    case JsonDeserializationError
+    /// A successful answer without the data expected.
+    case ResponseDataMissing
+    /// The provider's metadata could not be loaded or is not usable.
+    case InvalidDiscoveryDocument
+    /// A transport failure after the request was sent, or a refusal without details.
+    case Unknown
+    /// The user or the app cancelled the authorization.
+    case AuthorizationCanceledByUser
+    /// No browser could be opened.
+    case MissingBrowser
+    /// The request was refused as invalid.
+    case InvalidRequest
+    /// The client, or its token, is not allowed to do this.
+    case UnauthorizedClient
+    /// The user denied the request.
+    case AccessDenied
+    /// The provider does not support the response type.
+    case UnsupportedResponseType
+    /// A requested scope is invalid.
+    case InvalidScope
+    /// The provider failed.
+    case ServerError
+    /// The configuration is not valid, or the service is not initialized.
+    case InitializationError
+    /// The provider is temporarily unavailable.
+    case TemporarilyUnavailable
+    /// The client's request or configuration is at fault.
+    case ClientError
+    /// The redirect's `state` does not match the pending authorization.
+    case StateMismatch
+    /// No account-provider app is installed (never reported here: there are no apps to look for).
+    case NoIdAppInstalled
+    /// Anything else.
+    case Other
 }
 
 /// The operation an error came from.
 public enum NetIdErrorProcess: String, Sendable, CaseIterable {
-    /// netID's processes; `endSession` errors are reported as `Authentication`.
-    case Configuration, Authentication, UserInfo, PermissionRead, PermissionWrite
-}
-
-extension NetIdError {
-    /// True for transport failures, which netID reports through `didEncounterNetworkError` only.
-    static func isNetworkFailure(_ error: SessionError) -> Bool {
-        error.code == .networkError || error.code == .timeout
-    }
-
-    /// The netID error for a SessionService error. The process is the operation's, never a
-    /// neighbour's (netID put `PermissionRead` on UserInfo errors; that is not kept).
-    init(_ error: SessionError) {
-        self.init(code: Self.code(for: error), process: Self.process(for: error.process), msg: error.message)
-    }
-
-    static func process(for process: SessionError.Process) -> NetIdErrorProcess {
-        switch process {
-        case .configuration: .Configuration
-        case .authentication, .endSession: .Authentication
-        case .userInfo: .UserInfo
-        case .permissionRead: .PermissionRead
-        case .permissionWrite: .PermissionWrite
-        }
-    }
-
-    static func code(for error: SessionError) -> NetIdErrorCode {
-        switch error.code {
-        case .timeout: .Timeout
-        case .networkError: .NetworkError
-        case .notAuthenticated, .reauthenticationRequired, .sessionEnded, .invalidToken: .NoAuth
-        case .invalidDiscoveryDocument, .issuerMismatch, .unsupportedProviderFeature: .InvalidDiscoveryDocument
-        case .invalidConfiguration, .notInitialized, .alreadyInitialized: .InitializationError
-        case .cancelled: .AuthorizationCanceledByUser
-        case .invalidRequest: .InvalidRequest
-        case .unauthorizedClient, .insufficientScope: .UnauthorizedClient
-        case .accessDenied: .AccessDenied
-        case .unsupportedResponseType: .UnsupportedResponseType
-        case .invalidScope: .InvalidScope
-        case .serverError: .ServerError
-        case .temporarilyUnavailable: .TemporarilyUnavailable
-        case .stateMismatch: .StateMismatch
-        case .invalidResponse, .responseTooLarge, .idTokenMalformed: .JsonDeserializationError
-        case .missingAuthorizationCode, .idTokenMissing: .ResponseDataMissing
-        case .invalidGrant, .invalidClient, .unsupportedGrantType, .redirectURIMismatch, .duplicateParameter,
-             .authorizationIssuerMismatch, .authorizationIssuerMissing, .idTokenUnsupportedAlgorithm, .idTokenUnknownKey,
-             .idTokenSignatureInvalid, .idTokenIssuerMismatch, .idTokenAudienceMismatch, .idTokenAuthorizedPartyMismatch,
-             .idTokenExpired, .idTokenIssuedInFuture, .idTokenNonceMismatch, .idTokenSubjectMismatch, .userInfoSubjectMismatch:
-            .ClientError
-        case .permissionRequestFailed: error.permissionStatus == .tpidExistenceError ? .Other : .InvalidRequest
-        case .interactionRequired, .loginRequired, .consentRequired, .oauthError, .unexpectedResponse,
-             .storageFailed, .storageCorrupt, .cryptoFailure:
-            .Other
-        }
-    }
+    /// `initialize`.
+    case Configuration
+    /// `authorize`, the restore of a stored session, and `endSession`.
+    case Authentication
+    /// `fetchUserInfo`.
+    case UserInfo
+    /// `fetchPermissions`.
+    case PermissionRead
+    /// `updatePermission`.
+    case PermissionWrite
 }

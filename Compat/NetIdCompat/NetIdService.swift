@@ -8,66 +8,66 @@ public typealias NetIdPresentationAnchor = PresentationAnchor
 /// netID's `NetIdService`, on top of ``SessionService``.
 ///
 /// Legacy code keeps its calls: `registerListener`, `initialize`, `authorize`, `resumeSession`,
-/// `fetchUserInfo`, `fetchPermissions`, `updatePermission`, `endSession`, `setAccessToken`.
-/// netID's SwiftUI views, buttons and layer styles are not reproduced: the authorization is
-/// shown by ``authorizationAgent`` (for example a `LoopbackBrowserAgent`), or, without one,
-/// the URL goes to ``SessionService/authorizationURLHandler`` and the app calls
-/// ``resumeSession(_:)`` with the redirect, as before.
+/// `fetchUserInfo`, `fetchPermissions`, `updatePermission`, `endSession`, `setAccessToken`, and
+/// the layer calls (`setLayerStyle`, `didTapDismiss`, ...) that do not draw anything. The
+/// authorization page is shown by ``authorizationAgent`` (for example a `LoopbackBrowserAgent`),
+/// or, without one, its URL goes to ``SessionService/authorizationURLHandler`` and the app hands
+/// the redirect to ``resumeSession(_:)``, as before.
 ///
-/// Callbacks follow SessionService's contract: on the callback queue (main by default), once
-/// per listener, in call order. netID's bugs are not kept; MIGRATION.md lists the differences.
+/// Callbacks are netID's, for the same situations, and follow SessionService's contract: on the
+/// callback queue (main by default), once per registration, in call order. MIGRATION.md lists
+/// where they differ from netID's and why.
 ///
-/// `@unchecked Sendable`: `config`, `adapters` and `agent` are read and written only while
-/// holding `lock`.
-public final class NetIdService: @unchecked Sendable {
+/// The class is not `Sendable`, as netID's is not, so that an app's subclass (a test double,
+/// say) needs no concurrency annotation; its mutable state is kept behind a lock.
+open class NetIdService: NSObject {
+    // nonisolated(unsafe): every stored property is a constant of a Sendable type.
     /// The service legacy code uses.
-    public static let sharedInstance = NetIdService()
+    nonisolated(unsafe) public static let sharedInstance = NetIdService()
 
     /// The SessionService underneath, for code migrating call by call.
     public let service: SessionService
-    private let lock = NSLock()
-    private var config: NetIdConfig?
-    private var adapters: [NetIdListenerAdapter] = []
-    private var agent: AuthorizationAgent?
-
-    private let tracker = InitializationTracker()
+    let translator: NetIdCallbackTranslator
+    let state = NetIdServiceState()
 
     /// Creates a service on `service` (tests and apps with several services make their own).
     public init(service: SessionService = SessionService()) {
         self.service = service
-        // Registered before any listener, so a failed initialize is forgotten before they hear of it.
-        tracker.onFailure = { [weak self] in
-            guard let self else { return }
-            self.lock.withLock { self.config = nil }
-        }
-        service.registerListener(tracker)
+        translator = NetIdCallbackTranslator()
+        super.init()
+        translator.onInitialization = { [state] error in state.settle(initializationError: error) }
+        service.registerListener(translator)
     }
 
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
     /// path (``resumeSession(_:)``).
     public var authorizationAgent: AuthorizationAgent? {
-        get { lock.withLock { agent } }
-        set { lock.withLock { agent = newValue } }
+        get { state.withLock { $0.agent } }
+        set { state.withLock { $0.agent = newValue } }
     }
 
-    /// Adds a listener. Like netID, the service keeps it (strongly) and never removes it.
+    /// Adds a listener. As in netID, the service keeps it (strongly) and never removes it; a
+    /// listener registered twice hears every callback twice.
     public func registerListener(_ listener: NetIdServiceDelegate) {
-        let adapter = NetIdListenerAdapter(listener)
-        lock.withLock { adapters.append(adapter) }
-        service.registerListener(adapter)
+        translator.append(listener)
     }
 
     /// Loads the provider's metadata and restores a stored session.
+    ///
     /// Callbacks: `didFinishInitializationWithError(nil)`, then `didFinishAuthentication(token)`
-    /// when a stored session was restored; a second call after a successful one is ignored.
+    /// when a stored session was restored. A failure is `didFinishInitializationWithError` with
+    /// `InvalidDiscoveryDocument` (`InitializationError` for a configuration that is not valid),
+    /// or `didEncounterNetworkError` when the provider cannot be reached; `initialize` can then
+    /// be called again. A call after a successful one is ignored without a callback.
     public func initialize(_ netIdConfig: NetIdConfig) {
-        lock.withLock { if config == nil { config = netIdConfig } }
+        state.withLock { $0.pendingConfigs.append(netIdConfig) }
         service.initialize(configuration: { try netIdConfig.sessionConfiguration() })
     }
 
-    /// The configuration of the current initialization, nil before `initialize`.
+    /// The configuration of the successful `initialize`, or, while none has succeeded, of the
+    /// first one still running; nil before `initialize` and after failed ones.
     public func getNetIdConfig() -> NetIdConfig? {
-        lock.withLock { config }
+        state.withLock { $0.config ?? $0.pendingConfigs.first }
     }
 
     /// Hands the redirect the app received to the authorization waiting for it. A URL that is
@@ -77,38 +77,59 @@ public final class NetIdService: @unchecked Sendable {
     }
 
     /// Starts an authorization for `authFlow`. `universalLink` and `currentViewController` are
-    /// accepted for source compatibility; the ``authorizationAgent`` presents the page.
-    /// Callbacks: `didFinishAuthentication(token)`, `didCancelAuthentication`,
-    /// `didFinishAuthenticationWithError`, or `didEncounterNetworkError`.
+    /// accepted for source compatibility; the ``authorizationAgent`` (or the app, through
+    /// ``resumeSession(_:)``) brings back the redirect.
+    ///
+    /// As in netID, a session that exists is announced first with `didFinishAuthentication`, and
+    /// an authorization still waiting is replaced: it ends with `didCancelAuthentication`.
+    /// Callbacks: `didFinishAuthentication(token)`; `didCancelAuthentication` when the user or
+    /// ``didTapDismiss()`` cancelled; `didFinishAuthenticationWithError(NoAuth)` for any other
+    /// failure (the cause is in `msg`); `didEncounterNetworkError` when the provider cannot be
+    /// reached.
     public func authorize(universalLink: String? = nil, currentViewController: NetIdPresentationAnchor, authFlow: NetIdAuthFlow) {
         authorize(authFlow: authFlow)
     }
 
-    /// Starts an authorization for `authFlow` without a view controller.
+    /// ``authorize(universalLink:currentViewController:authFlow:)`` without a view controller.
     public func authorize(authFlow: NetIdAuthFlow) {
+        service.cancelAuthorization()
+        service.storedTokens { [translator] result in
+            if case .success(let tokens?) = result { translator.broadcast(.authenticated(accessToken: tokens.accessToken)) }
+        }
         service.getAuthorization(flow: authFlow.flow, agent: authorizationAgent)
     }
 
-    /// Ends the session locally (no server call, as in netID): `didEndSession()`.
+    /// Ends the session locally, without a server call, as netID does: `didEndSession()`. An
+    /// authorization in progress and every call still waiting end first (see
+    /// ``SessionService/endSession(revokeTokens:completion:)``).
     public func endSession() {
         service.endSession(revokeTokens: false)
     }
 
-    /// Fetches the UserInfo: `didFetchUserInfo` or `didFetchUserInfoWithError`.
+    /// Fetches the UserInfo, refreshing the access token first when it is about to expire.
+    /// Callbacks: `didFetchUserInfo`, `didFetchUserInfoWithError` (`NoAuth` without a session or
+    /// when the request fails), or `didEncounterNetworkError`.
     public func fetchUserInfo() {
         service.fetchUserInfo()
     }
 
-    /// Reads the permissions. `SYNC_ID` is asked for as well unless `collapseSyncId`.
-    /// Callbacks: `didFetchPermissions` or `didFetchPermissionsWithError(status, error)`.
+    /// Reads the permissions with the session's permission token. `q.identifier.in` is
+    /// `fetchOptions` when there are any (then `collapseSyncId` is ignored), otherwise `TPID`,
+    /// plus `SYNC_ID` when `collapseSyncId` is false.
+    /// Callbacks: `didFetchPermissions`, `didFetchPermissionsWithError(status, error)`, or
+    /// `didEncounterNetworkError`.
     public func fetchPermissions(collapseSyncId: Bool = true, fetchOptions: Set<NetIdIdentifierOption> = []) {
-        service.fetchPermissions(identifiers: Self.identifiers(collapseSyncId, fetchOptions))
+        service.fetchPermissions(identifiers: IdentifierOption.netIdSelection(collapseSyncId: collapseSyncId, fetchOptions: fetchOptions))
     }
 
-    /// Writes `permission`. Callbacks: `didUpdatePermission` or `didUpdatePermissionWithError`.
+    /// Writes `permission` with the session's permission token; `q.identifier.in` as for
+    /// ``fetchPermissions(collapseSyncId:fetchOptions:)``.
+    /// Callbacks: `didUpdatePermission`, `didUpdatePermissionWithError(status, error)`, or
+    /// `didEncounterNetworkError`.
     public func updatePermission(_ permission: NetIdPermissionUpdate, collapseSyncId: Bool = true,
                                  fetchOptions: Set<NetIdIdentifierOption> = []) {
-        service.updatePermissions(permission.update, identifiers: Self.identifiers(collapseSyncId, fetchOptions))
+        service.updatePermissions(permission.update,
+                                  identifiers: IdentifierOption.netIdSelection(collapseSyncId: collapseSyncId, fetchOptions: fetchOptions))
     }
 
     /// Replaces the session's access token (netID's example app uses it to try an invalid or
@@ -118,20 +139,5 @@ public final class NetIdService: @unchecked Sendable {
             SessionTokens(accessToken: accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
                           expiresAt: tokens.expiresAt, scopes: tokens.scopes, subject: tokens.subject)
         }
-    }
-
-    private static func identifiers(_ collapseSyncId: Bool, _ options: Set<NetIdIdentifierOption>) -> Set<IdentifierOption> {
-        collapseSyncId ? options : options.union([.synchronizationIdentifier])
-    }
-}
-
-/// Forgets the configuration of an `initialize` that failed, so it can be called again.
-///
-/// `@unchecked Sendable`: `onFailure` is set once, in `NetIdService.init`, before registration.
-private final class InitializationTracker: SessionServiceDelegate, @unchecked Sendable {
-    var onFailure: (@Sendable () -> Void)?
-
-    func didFinishInitializationWithError(_ error: SessionError?) {
-        if let error, error.code != .alreadyInitialized { onFailure?() }
     }
 }

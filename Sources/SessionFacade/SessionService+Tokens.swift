@@ -2,7 +2,8 @@ import Foundation
 import SessionCore
 
 /// Calls for tests and the compat layers: ordered like operations (C4), reported to their
-/// completion handler only.
+/// completion handler only (or, for ``SessionService/enqueueCallback(_:)``, to nobody but the
+/// block itself).
 extension SessionService {
     /// Marks the current access token as expired, so the next operation that needs it refreshes
     /// it first (C8), as netID's example app does to try the refresh path. See
@@ -32,6 +33,23 @@ extension SessionService {
     /// Fails with `notInitialized`, `notAuthenticated`, or the refresh's error.
     public func currentTokens(completion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
         completionOnly(completion) { try await $0.validTokens() }
+    }
+
+    /// The session's tokens as stored, possibly expired, or nil without a session: no refresh,
+    /// no request. Ordered and reported like ``currentTokens(completion:)``; fails with
+    /// `notInitialized` before `initialize`.
+    public func storedTokens(completion: @escaping @Sendable (Result<SessionTokens?, SessionError>) -> Void) {
+        completionOnly(completion) { await $0.tokens }
+    }
+
+    /// Runs `body` on ``callbackQueue`` in call order (C4): after the outcomes of every operation
+    /// called before it, before those of every operation called after it. It is no operation: it
+    /// has no outcome, needs no `initialize`, and `endSession` does not drop it (C7). Compat
+    /// layers use it for
+    /// callbacks a legacy SDK makes outside any operation.
+    public func enqueueCallback(_ body: @escaping @Sendable () -> Void) {
+        let delivery = Delivery(notify: { _ in }, complete: body)
+        enqueue(.deliveryOnly, .configuration, fail: { _ in delivery }) { [delivery] }
     }
 
     /// Refreshes the tokens now, whatever their expiry; ordered and reported like

@@ -155,8 +155,10 @@ public final class SessionService: @unchecked Sendable {
     }
 
     /// Cancels the authorization in progress: it reports `didCancelAuthentication(cancelled)`
-    /// (C14). Does nothing when none is in progress.
-    public func cancelAuthorization() {
+    /// (C14), unless it had already succeeded. Does nothing when none is in progress.
+    /// - Returns: true when an authorization was in progress (its outcome is still to come).
+    @discardableResult
+    public func cancelAuthorization() -> Bool {
         // The task is cancelled outside the lock: cancellation handlers run synchronously and lock too.
         let (task, waiting) = lock.withLock { () -> (Task<Void, Never>?, PendingResume?) in
             guard var current = running, current.kind == .authorization, !current.ending else { return (nil, nil) }
@@ -167,6 +169,7 @@ public final class SessionService: @unchecked Sendable {
         }
         waiting?.continuation.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
         task?.cancel()
+        return task != nil
     }
 
     /// Fetches the UserInfo, refreshing the access token first when needed (C8).
@@ -200,31 +203,34 @@ public final class SessionService: @unchecked Sendable {
     /// Ends the session, optionally revoking the tokens first. It jumps the queue (C7): the
     /// authorization in progress and every waiting operation report `sessionEnded`, in call
     /// order, then this outcome: `didEndSession` (no token left in memory or store) or
-    /// `didEndSessionWithError` (a failed revocation keeps the session). The service stays
-    /// initialized.
+    /// `didEndSessionWithError` (a failed revocation keeps the session). A waiting `initialize`
+    /// still runs first, and the service stays initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let (dropped, task, waiting) = lock.withLock { () -> ([QueuedOperation], Task<Void, Never>?, PendingResume?) in
-            let dropped = queued.filter { $0.kind != .endSession }
-            queued.removeAll { $0.kind != .endSession }
-            guard var current = running, current.kind == .authorization else { return (dropped, nil, nil) }
+        let endOperation = QueuedOperation(kind: .endSession, process: .endSession, run: { [self] in
+            [Outcome.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion)]
+        }, fail: { Outcome.endSession(.failure($0), completion) })
+        // One critical section: no operation called meanwhile can slip between the waiting ones
+        // ending and this one taking its place.
+        let (task, waiting) = lock.withLock { () -> (Task<Void, Never>?, PendingResume?) in
+            // A waiting operation keeps its place and reports `sessionEnded` there, so outcomes stay
+            // in call order; an initialize still runs (the service stays initialized).
+            queued = queued.map { $0.kind == .initialize || $0.kind == .endSession || $0.kind == .deliveryOnly ? $0 : $0.ended() }
+            queued.append(endOperation)
+            defer { startNextLocked() }
+            guard var current = running, current.kind == .authorization else { return (nil, nil) }
             current.ending = true
             running = current
             defer { pendingResume = nil }
-            return (dropped, current.task, pendingResume)
+            return (current.task, pendingResume)
         }
         waiting?.continuation.resume(throwing: Self.sessionEnded(.authentication))
         task?.cancel()
-        enqueue(.endSession, .endSession, fail: { Outcome.endSession(.failure($0), completion) }) { [self] in
-            var outcomes = dropped.map { $0.fail(Self.sessionEnded($0.process)) }
-            outcomes.append(Outcome.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion))
-            return outcomes
-        }
     }
 
     // MARK: Running operations
 
     func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
-                         run: @escaping @Sendable () async -> [Delivery]) {
+                 run: @escaping @Sendable () async -> [Delivery]) {
         lock.withLock {
             queued.append(QueuedOperation(kind: kind, process: process, run: run, fail: fail))
             startNextLocked()

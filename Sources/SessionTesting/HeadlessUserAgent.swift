@@ -73,7 +73,12 @@ public struct HeadlessUserAgent: AuthorizationAgent {
             do {
                 response = try await transport.send(next)
             } catch let error as HTTPTransportError {
-                throw SessionError(error.kind == .cancelled ? .cancelled : .networkError, process: .authentication,
+                let code: SessionError.Code = switch error.kind {
+                case .cancelled: .cancelled
+                case .cannotConnect: .cannotConnect
+                default: .networkError
+                }
+                throw SessionError(code, process: .authentication,
                                    message: "headless agent: \(error.detail)")
             }
             if let setCookie = response.header("Set-Cookie") { cookies.store(setCookie) }

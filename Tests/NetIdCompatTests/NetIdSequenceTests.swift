@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NetIdCompat
 import SessionCore
@@ -6,194 +5,233 @@ import SessionFacade
 import SessionTesting
 import XCTest
 
-/// netID's documented callback sequences (LEGACY_APIS.md), against LocalProvider over loopback.
+/// netID's callback sequences for initialize, authorize, the layer and endSession, against
+/// LocalProvider over loopback. Each test names the netid-sdk-ios 1.2.0 behaviour it keeps.
 final class NetIdSequenceTests: XCTestCase {
-    private struct Setup {
-        let provider: LocalProvider
-        let netId: NetIdService
-        let app: LegacyNetIdApp
-        let log: CallbackLog
-        let config: NetIdConfig
-        let store: InMemoryTokenStore
-    }
-
-    private func makeSetup(store: InMemoryTokenStore = InMemoryTokenStore(), listeners: Int = 1) throws -> Setup {
-        let provider = try LocalProvider(clock: SystemClock())
-        addTeardownBlock { provider.stop() }
-        let service = SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: 5))
-        let queue = DispatchQueue(label: "netid-tests.callbacks")
-        CallbackLog.name(queue, "netid-tests.callbacks")
-        service.callbackQueue = queue
-        let netId = NetIdService(service: service)
-        netId.authorizationAgent = HeadlessUserAgent()
-        let log = CallbackLog()
-        let app = LegacyNetIdApp(netIdService: netId) { log.record("L1", $0, $1) }
-        for index in 1..<listeners {
-            netId.registerListener(LegacyNetIdApp(netIdService: netId) { log.record("L\(index + 1)", $0, $1) })
-        }
-        let config = NetIdConfig(clientId: "session-demo", redirectUri: "com.example.sessiondemo:/callback", claims: nil, promptWeb: nil,
-                                 loginLayerConfig: nil, permissionLayerConfig: nil, issuer: provider.issuer,
-                                 permissionCenter: try provider.permissionCenter)
-        return Setup(provider: provider, netId: netId, app: app, log: log, config: config, store: store)
-    }
-
-    /// Initializes, signs in, and returns how many events that took.
-    private func signedIn(_ setup: Setup) async -> Int {
-        setup.app.initialize(with: setup.config)
-        setup.app.authorize(.LoginPermission)
-        return await setup.log.waitForEvents(2).count
-    }
-
     func testInitializeWithNothingStoredAndASecondInitializeIsSilent() async throws {
-        let setup = try makeSetup()
-        setup.app.initialize(with: setup.config)
-        setup.netId.initialize(setup.config)
-        setup.app.loadUserInfo()
-        _ = await setup.log.waitForEvents(2)
-        XCTAssertEqual(setup.log.transcript, [
+        // NetIdService.initialize: "Configuration already been set" is logged, nothing called back.
+        let harness = try makeNetIdHarness()
+        harness.app.initialize(with: harness.config)
+        harness.netId.initialize(harness.config)
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, [
             "L1.didFinishInitializationWithError(nil)",
             "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
         ])
-        XCTAssertEqual(setup.app.currentConfig?.clientId, "session-demo")
-    }
-
-    func testADiscoveryFailureIsInvalidDiscoveryDocumentInConfiguration() async throws {
-        let setup = try makeSetup()
-        setup.provider.inject(.status(500), at: .discovery)
-        setup.app.initialize(with: setup.config)
-        _ = await setup.log.waitForEvents(1)
-        XCTAssertEqual(setup.log.transcript, ["L1.didFinishInitializationWithError(InvalidDiscoveryDocument/Configuration)"])
-        XCTAssertNil(setup.app.currentConfig, "a failed initialize can be retried")
+        XCTAssertEqual(harness.app.currentConfig?.clientId, "session-demo")
     }
 
     func testAStoredSessionIsAnnouncedOncePerListener() async throws {
         let store = InMemoryTokenStore()
-        let first = try makeSetup(store: store)
-        _ = await signedIn(first)
-        let second = try makeSetup(store: store, listeners: 2)
-        // The provider of the first setup issued the stored tokens: point the new service at it.
+        let first = try makeNetIdHarness(store: store)
+        _ = await first.signedIn()
+        let second = try makeNetIdHarness(store: store, listeners: 2)
+        // The first provider issued the stored tokens: point the new service at it.
         second.app.initialize(with: first.config)
         _ = await second.log.waitForEvents(4)
-        // L2 was registered when the setup was made, L1 by initialize: in that order, once each.
+        // L2 was registered when the harness was made, L1 by initialize: in that order, once each.
         XCTAssertEqual(second.log.transcript, [
             "L2.didFinishInitializationWithError(nil)", "L1.didFinishInitializationWithError(nil)",
             "L2.didFinishAuthentication(token)", "L1.didFinishAuthentication(token)",
         ])
     }
 
-    func testAuthorizeFetchAndUpdate() async throws {
-        let setup = try makeSetup()
-        let before = await signedIn(setup)
-        XCTAssertEqual(setup.log.transcript.last, "L1.didFinishAuthentication(token)")
-        setup.app.loadUserInfo()
-        setup.app.loadPermissions()
-        setup.app.updatePermissions(.INVALID, tcString: "CPtest")
-        setup.app.loadPermissionsDefault()
-        _ = await setup.log.waitForEvents(before + 4)
-        XCTAssertEqual(Array(setup.log.transcript.dropFirst(before)), [
-            "L1.didFetchUserInfo(sub=erika given_name=Erika)",
-            "L1.didFetchPermissions(PERMISSIONS_FOUND idconsent=VALID tpid=tpid-erika)",
-            "L1.didUpdatePermission(tpid=tpid-erika)",
-            "L1.didFetchPermissions(PERMISSIONS_FOUND idconsent=INVALID tpid=-)",
-        ])
-        let reads = setup.provider.requests(to: .permissionRead).map { $0.parameters["q.identifier.in"] }
-        XCTAssertEqual(reads, ["TPID,SYNC_ID", nil], "SYNC_ID is implied unless collapsed")
-        XCTAssertEqual(setup.app.permissions?.netIdPrivacySettings?.iabTcString?.value, "CPtest")
-    }
-
-    func testTheUserClosingThePageIsACancelByTheUser() async throws {
-        let setup = try makeSetup()
-        setup.provider.scriptConsent(.cancel)
-        _ = await signedIn(setup)
-        XCTAssertEqual(setup.log.transcript.last, "L1.didCancelAuthentication(AuthorizationCanceledByUser/Authentication)")
-    }
-
-    func testConsentDeniedIsAccessDenied() async throws {
-        let setup = try makeSetup()
-        setup.provider.scriptConsent(.deny)
-        _ = await signedIn(setup)
-        XCTAssertEqual(setup.log.transcript.last, "L1.didFinishAuthenticationWithError(AccessDenied/Authentication)")
-    }
-
-    func testPermissionCallsWithoutATokenReportTokenError() async throws {
-        let setup = try makeSetup()
-        setup.app.initialize(with: setup.config)
-        setup.app.loadPermissions()
-        setup.app.updatePermissions(.VALID)
-        _ = await setup.log.waitForEvents(3)
-        XCTAssertEqual(Array(setup.log.transcript.dropFirst()), [
-            "L1.didFetchPermissionsWithError(TOKEN_ERROR UnauthorizedClient/PermissionRead)",
-            "L1.didUpdatePermissionWithError(TOKEN_ERROR UnauthorizedClient/PermissionWrite)",
+    func testAListenerRegisteredTwiceHearsEveryCallbackTwice() async throws {
+        // netID appends every registration to its listener array.
+        let harness = try makeNetIdHarness()
+        harness.netId.registerListener(harness.app)
+        harness.app.initialize(with: harness.config)
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(4)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)", "L1.didFinishInitializationWithError(nil)",
+            "L1.didFetchUserInfoWithError(NoAuth/UserInfo)", "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
         ])
     }
 
-    func testPermissionHTTPErrorsCarryTheBodysStatus() async throws {
-        let setup = try makeSetup()
-        let before = await signedIn(setup)
-        setup.provider.inject(.status(400, body: #"{"status_code":"PERMISSION_PARAMETERS_ERROR"}"#), at: .permissionRead)
-        setup.provider.inject(.status(400, body: #"{"status_code":"TPID_EXISTENCE_ERROR"}"#), at: .permissionWrite)
-        setup.app.loadPermissions()
-        setup.app.updatePermissions(.VALID)
-        _ = await setup.log.waitForEvents(before + 2)
-        XCTAssertEqual(Array(setup.log.transcript.dropFirst(before)), [
-            "L1.didFetchPermissionsWithError(PERMISSION_PARAMETERS_ERROR InvalidRequest/PermissionRead)",
-            "L1.didUpdatePermissionWithError(TPID_EXISTENCE_ERROR Other/PermissionWrite)",
+    func testAuthorizeAnnouncesAnExistingSessionFirst() async throws {
+        // AppAuthManager.authorizeWeb calls didFinishAuthenticationWithError(nil) when an auth
+        // state exists, which NetIdService turns into didFinishAuthentication(current token).
+        let harness = try makeNetIdHarness()
+        let before = await harness.signedIn(.Login)
+        let first = try XCTUnwrap(harness.app.accessToken)
+        harness.app.authorize(.Login)
+        _ = await harness.log.waitForEvents(before + 2)
+        XCTAssertEqual(harness.events(after: before), ["L1.didFinishAuthentication(token)", "L1.didFinishAuthentication(token)"])
+        XCTAssertNotEqual(harness.app.accessToken, first, "the second announcement is the new session's")
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 2, "announcing the existing session sends nothing")
+    }
+
+    func testAuthorizeWithoutSessionAnnouncesNothingFirst() async throws {
+        let harness = try makeNetIdHarness()
+        _ = await harness.signedIn(.Login)
+        XCTAssertEqual(harness.log.transcript, ["L1.didFinishInitializationWithError(nil)", "L1.didFinishAuthentication(token)"])
+    }
+
+    func testTheUserClosingThePageIsACancel() async throws {
+        // Departure (MIGRATION.md): netID on iOS reports a closed browser as NoAuth.
+        let harness = try makeNetIdHarness()
+        harness.provider.scriptConsent(.cancel)
+        _ = await harness.signedIn()
+        XCTAssertEqual(harness.log.transcript.last, "L1.didCancelAuthentication(AuthorizationCanceledByUser/Authentication)")
+    }
+
+    func testEveryOtherFailedSignInIsNoAuth() async throws {
+        // AppAuthManager.authorizeWeb reports any failure as (NoAuth, Authentication).
+        let harness = try makeNetIdHarness()
+        harness.provider.scriptConsent(.deny)
+        let denied = await harness.signedIn()
+        harness.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
+        harness.app.authorize(.Login)
+        _ = await harness.log.waitForEvents(denied + 1)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)",
+            "L1.didFinishAuthenticationWithError(NoAuth/Authentication)",
+            "L1.didFinishAuthenticationWithError(NoAuth/Authentication)",
         ])
     }
 
-    func testNoConnectivityIsOnlyDidEncounterNetworkError() async throws {
-        let setup = try makeSetup()
-        let before = await signedIn(setup)
-        setup.provider.inject(.dropConnection, at: .userInfo)
-        setup.provider.inject(.dropConnection, at: .permissionRead)
-        setup.app.loadUserInfo()
-        setup.app.loadPermissions()
-        setup.app.loadUserInfo()
-        _ = await setup.log.waitForEvents(before + 3)
-        XCTAssertEqual(Array(setup.log.transcript.dropFirst(before)), [
-            "L1.didEncounterNetworkError(NetworkError/UserInfo)",
-            "L1.didEncounterNetworkError(NetworkError/PermissionRead)",
-            "L1.didFetchUserInfo(sub=erika given_name=Erika)",
+    func testDismissEndsAnAuthorizationWaitingForItsRedirect() async throws {
+        // NetIdService.didTapDismiss: didCancelAuthentication(AuthorizationCanceledByUser, Authentication).
+        let harness = try makeNetIdHarness()
+        var opened = harness.openedAuthorizationURLs()
+        harness.app.initialize(with: harness.config)
+        harness.app.authorize(.Login)
+        let redirect = try await harness.redirect(after: await opened.next())
+        // The user never comes back; the app closes its sign-in screen.
+        harness.netId.didTapDismiss()
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(3)
+        harness.app.resume(redirect)
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(4)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)",
+            "L1.didCancelAuthentication(AuthorizationCanceledByUser/Authentication)",
+            "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
+            "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
+        ], "a redirect arriving after the dismissal changes nothing")
+    }
+
+    func testDismissWithoutAnAuthorizationStillCallsBackInOrder() async throws {
+        let harness = try makeNetIdHarness()
+        harness.app.initialize(with: harness.config)
+        harness.netId.didTapDismiss()
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)",
+            "L1.didCancelAuthentication(AuthorizationCanceledByUser/Authentication)",
+            "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
         ])
+    }
+
+    func testANewAuthorizeReplacesOneWaitingForItsRedirect() async throws {
+        // netID replaces its currentAuthorizationFlow; the replaced one ends with a cancel here.
+        let harness = try makeNetIdHarness()
+        var opened = harness.openedAuthorizationURLs()
+        harness.app.initialize(with: harness.config)
+        harness.app.authorize(.Login)
+        _ = await opened.next()
+        harness.app.authorize(.Login)
+        let redirect = try await harness.redirect(after: await opened.next())
+        harness.app.resume(redirect)
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)",
+            "L1.didCancelAuthentication(AuthorizationCanceledByUser/Authentication)",
+            "L1.didFinishAuthentication(token)",
+        ])
+    }
+
+    func testTheLayersContinueAuthorizes() async throws {
+        let harness = try makeNetIdHarness()
+        harness.app.initialize(with: harness.config)
+        harness.netId.didTapContinue(universalLink: nil, presentingViewController: NSObject(), authFlow: .Login)
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript.last, "L1.didFinishAuthentication(token)")
+    }
+
+    func testPermissionManagerCallsReachEveryListenerInOrder() async throws {
+        // NetIdService's PermissionManagerDelegate methods are public and forward to every listener.
+        let harness = try makeNetIdHarness(listeners: 2)
+        harness.app.initialize(with: harness.config)
+        harness.netId.didUpdatePermission(SubjectIdentifiers(tpId: "t", syncId: "s", eTpId: "e"))
+        harness.netId.didFetchPermissionsWithError(.TPID_EXISTENCE_ERROR, NetIdError(code: .Other, process: .PermissionRead))
+        _ = await harness.log.waitForEvents(6)
+        XCTAssertEqual(harness.log.transcript, [
+            "L2.didFinishInitializationWithError(nil)", "L1.didFinishInitializationWithError(nil)",
+            "L2.didUpdatePermission(tpid=t)", "L1.didUpdatePermission(tpid=t)",
+            "L2.didFetchPermissionsWithError(TPID_EXISTENCE_ERROR Other/PermissionRead)",
+            "L1.didFetchPermissionsWithError(TPID_EXISTENCE_ERROR Other/PermissionRead)",
+        ])
+    }
+
+    func testTheWebFlowSendsClaimsAndPromptOnlyWhereNetIdDoes() async throws {
+        // AppAuthManager.authorizeWeb drops `claims` for the permission flow and sends promptWeb.
+        let harness = try makeNetIdHarness()
+        var config = harness.config
+        config.claims = #"{"userinfo":{"email":{"essential":true}}}"#
+        config.promptWeb = "consent"
+        harness.app.initialize(with: config)
+        harness.app.authorize(.Permission)
+        harness.app.authorize(.LoginPermission)
+        _ = await harness.log.waitForEvents(4)
+        let requests = harness.provider.requests(to: .authorization)
+        XCTAssertEqual(requests.map { $0.parameters["scope"] }, ["permission_management", "openid permission_management"])
+        XCTAssertEqual(requests.map { $0.parameters["claims"] }, [nil, config.claims])
+        XCTAssertEqual(requests.map { $0.parameters["prompt"] }, ["consent", "consent"])
     }
 
     func testAnInvalidAccessTokenFromSetAccessTokenIsNoAuth() async throws {
-        let setup = try makeSetup()
-        let before = await signedIn(setup)
-        setup.app.setExpiredAccessToken()
-        setup.app.loadUserInfo()
-        _ = await setup.log.waitForEvents(before + 1)
-        XCTAssertEqual(setup.log.transcript.last, "L1.didFetchUserInfoWithError(NoAuth/UserInfo)")
-        XCTAssertEqual(setup.provider.requests(to: .userInfo).last?.authorization, "Bearer an-invalid-token")
+        let harness = try makeNetIdHarness()
+        let before = await harness.signedIn()
+        harness.app.setExpiredAccessToken()
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(before + 1)
+        XCTAssertEqual(harness.log.transcript.last, "L1.didFetchUserInfoWithError(NoAuth/UserInfo)")
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).last?.authorization, "Bearer an-invalid-token")
     }
 
     func testEndSessionClearsLocallyWithoutAServerCall() async throws {
-        let setup = try makeSetup()
-        let before = await signedIn(setup)
-        setup.app.endSession()
-        setup.app.loadUserInfo()
-        _ = await setup.log.waitForEvents(before + 2)
-        XCTAssertEqual(Array(setup.log.transcript.dropFirst(before)), ["L1.didEndSession()", "L1.didFetchUserInfoWithError(NoAuth/UserInfo)"])
-        XCTAssertTrue(setup.provider.requests(to: .revocation).isEmpty)
-        let stored = try await setup.store.load()
+        let harness = try makeNetIdHarness()
+        let before = await harness.signedIn()
+        harness.app.endSession()
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(before + 2)
+        XCTAssertEqual(harness.events(after: before), ["L1.didEndSession()", "L1.didFetchUserInfoWithError(NoAuth/UserInfo)"])
+        XCTAssertTrue(harness.provider.requests(to: .revocation).isEmpty)
+        let stored = try await harness.store.load()
         XCTAssertNil(stored)
     }
 
+    func testEndSessionRightAfterInitializeLeavesAnInitializedServiceWithoutSession() async throws {
+        // netID's button example app ends any old session right after initialize.
+        let store = InMemoryTokenStore()
+        let first = try makeNetIdHarness(store: store)
+        _ = await first.signedIn()
+        let second = try makeNetIdHarness(store: store)
+        second.app.initialize(with: first.config)
+        second.app.endSession()
+        second.app.loadUserInfo()
+        _ = await second.log.waitForEvents(4)
+        XCTAssertEqual(second.log.transcript, [
+            "L1.didFinishInitializationWithError(nil)", "L1.didFinishAuthentication(token)",
+            "L1.didEndSession()", "L1.didFetchUserInfoWithError(NoAuth/UserInfo)",
+        ])
+    }
+
     func testResumeSessionCompletesAnAuthorizationWithoutAgent() async throws {
-        let setup = try makeSetup()
-        setup.netId.authorizationAgent = nil
-        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
-        setup.netId.service.authorizationURLHandler = { sink.yield($0) }
-        setup.app.initialize(with: setup.config)
-        setup.app.authorize(.Login)
-        var iterator = urls.makeAsyncIterator()
-        let next = await iterator.next()
-        let url = try XCTUnwrap(next)
-        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
-        setup.app.resume(URL(string: "com.example.other:/callback?code=x")!)
-        setup.app.resume(redirect)
-        _ = await setup.log.waitForEvents(2)
-        XCTAssertEqual(setup.log.transcript, ["L1.didFinishInitializationWithError(nil)", "L1.didFinishAuthentication(token)"])
-        XCTAssertNotNil(setup.app.accessToken)
+        let harness = try makeNetIdHarness()
+        var opened = harness.openedAuthorizationURLs()
+        harness.app.initialize(with: harness.config)
+        harness.app.authorize(.Login)
+        let redirect = try await harness.redirect(after: await opened.next())
+        harness.app.resume(URL(string: "com.example.other:/callback?code=x")!)
+        harness.app.resume(redirect)
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, ["L1.didFinishInitializationWithError(nil)", "L1.didFinishAuthentication(token)"])
+        XCTAssertNotNil(harness.app.accessToken)
     }
 }

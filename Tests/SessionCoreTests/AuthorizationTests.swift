@@ -44,10 +44,13 @@ final class AuthorizationTests: XCTestCase {
         XCTAssertFalse(first.description.contains(query(first.url).first { $0.name == "state" }!.value!))
     }
 
-    func testPermissionFlowNeedsNoIDToken() async throws {
+    func testPermissionFlowNeedsNoIDTokenAndSendsNoClaimsRequest() async throws {
         let provider = try FakeProvider()
-        let client = try makeClient(provider)
+        let config = try SessionConfiguration(issuer: FakeProvider.issuer, clientID: FakeProvider.clientID,
+                                              redirectURI: FakeProvider.redirectURI, claims: "{\"userinfo\":{\"email\":null}}")
+        let client = try makeClient(provider, configuration: config)
         let tokens = try await client.signIn(flow: .permission, agent: provider)
+        XCTAssertNil(provider.lastAuthorization["claims"], "a claims request asks for ID-token and UserInfo claims")
         XCTAssertNil(provider.lastAuthorization["nonce"])
         XCTAssertEqual(provider.lastAuthorization["scope"], "permission_management")
         XCTAssertNotNil(tokens.accessToken)

@@ -95,6 +95,8 @@ final class DiscoveryTests: XCTestCase {
     func testTransportFailuresBecomeNetworkErrors() async throws {
         let provider = try FakeProvider()
         provider.edit { $0.handlers["/.well-known/openid-configuration"] = { _ in throw HTTPTransportError(.cannotConnect, detail: "refused") } }
+        await assertSessionError(.cannotConnect, process: .configuration) { try await makeClient(provider).discover() }
+        provider.edit { $0.handlers["/.well-known/openid-configuration"] = { _ in throw HTTPTransportError(.connectionLost, detail: "reset") } }
         await assertSessionError(.networkError, process: .configuration) { try await makeClient(provider).discover() }
         provider.edit { $0.handlers["/.well-known/openid-configuration"] = { _ in throw HTTPTransportError(.timedOut, detail: "slow") } }
         await assertSessionError(.timeout, process: .configuration) { try await makeClient(provider).discover() }

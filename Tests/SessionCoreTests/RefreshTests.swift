@@ -114,7 +114,7 @@ final class RefreshTests: XCTestCase {
 
     func testARefreshThatNeverLeftKeepsTheSession() async throws {
         provider.edit { $0.handlers["/token"] = { _ in throw HTTPTransportError(.cannotConnect, detail: "offline") } }
-        await assertSessionError(.networkError) { try await self.client.refresh() }
+        await assertSessionError(.cannotConnect) { try await self.client.refresh() }
         XCTAssertEqual(store.contents, initial)
         provider.edit { $0.handlers["/token"] = { _ in HTTPResponse(status: 503) } }
         await assertSessionError(.serverError) { try await self.client.refresh() }

@@ -69,7 +69,29 @@ final class ResourceTests: XCTestCase {
         XCTAssertEqual(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems,
                        [URLQueryItem(name: "q.identifier.in", value: "TPID,SYNC_ID")])
         XCTAssertEqual(request.headers["Accept"], "application/vnd.netid.permission-center.netid-user-status-v2+json")
-        XCTAssertEqual(request.headers["Authorization"], "Bearer \(tokens.accessToken)")
+        XCTAssertEqual(request.headers["Authorization"], "Bearer \(try tokens.permissionToken)")
+    }
+
+    func testThePermissionTokenIsTheIDTokensClaimOrTheAccessTokenWithoutIDToken() async throws {
+        let (_, _, both) = try await signedIn(flow: .loginPermission)
+        let claim = try IDToken(try XCTUnwrap(both.idToken)).claims["permission_management"]?.objectValue?["access_token"]?.stringValue
+        XCTAssertEqual(try both.permissionToken, try XCTUnwrap(claim))
+        XCTAssertNotEqual(try both.permissionToken, both.accessToken)
+
+        let (_, _, permissionOnly) = try await signedIn(flow: .permission)
+        XCTAssertNil(permissionOnly.idToken)
+        XCTAssertEqual(try permissionOnly.permissionToken, permissionOnly.accessToken)
+
+        let (client, provider, loginOnly) = try await signedIn(flow: .login)
+        XCTAssertThrowsError(try loginOnly.permissionToken) { error in
+            XCTAssertEqual((error as? SessionError)?.code, .insufficientScope)
+            XCTAssertEqual((error as? SessionError)?.permissionStatus, .tokenError)
+        }
+        let refused = await assertSessionError(.insufficientScope, process: .permissionWrite) {
+            try await client.updatePermissions(PermissionUpdate(idConsent: .valid))
+        }
+        XCTAssertEqual(refused?.permissionStatus, .tokenError)
+        XCTAssertTrue(provider.requests(to: "/permissions/write").isEmpty, "nothing is sent without a permission token")
     }
 
     func testPermissionWritePostsTheUpdate() async throws {

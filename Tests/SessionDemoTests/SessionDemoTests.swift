@@ -61,7 +61,7 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertEqual(run.status, 3)
         let lines = run.errorOutput.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, run.errorOutput)
-        XCTAssertTrue(lines.first?.hasPrefix("session-demo: initialize failed: networkError (configuration)") == true, run.errorOutput)
+        XCTAssertTrue(lines.first?.hasPrefix("session-demo: initialize failed: cannotConnect (configuration)") == true, run.errorOutput)
         XCTAssertEqual(run.callbackNames, ["didFinishInitializationWithError"])
     }
 

@@ -30,7 +30,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             ("code_challenge_method", PKCE.method),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
-        if let claims = configuration.claims { parameters.append(("claims", claims)) }
+        // The claims request asks for ID-token and UserInfo claims: meaningless without `openid`.
+        if let claims = configuration.claims, flow.requestsIDToken { parameters.append(("claims", claims)) }
         if let prompt = configuration.prompt { parameters.append(("prompt", prompt)) }
         if let loginHint = configuration.loginHint { parameters.append(("login_hint", loginHint)) }
         parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -28,15 +28,17 @@ extension SessionClient {
         }
     }
 
-    /// Reads the user's permissions from the permission center, asking for `identifiers`.
-    /// - Throws: token errors; `invalidConfiguration` without permission-center endpoints;
+    /// Reads the user's permissions from the permission center, asking for `identifiers`,
+    /// authorized with the session's ``SessionTokens/permissionToken``.
+    /// - Throws: token errors; `insufficientScope` (status `TOKEN_ERROR`) when the session has no
+    ///   permission token; `invalidConfiguration` without permission-center endpoints;
     ///   `permissionRequestFailed` with the center's `status_code` in `permissionStatus`;
     ///   `invalidResponse`. All with process `permissionRead`.
     public func fetchPermissions(identifiers: Set<IdentifierOption> = []) async throws -> PermissionReadResponse {
         try await within(.permissionRead) {
-            let (endpoints, tokens) = try await permissionContext(.permissionRead)
+            let (endpoints, token) = try await permissionContext(.permissionRead)
             let request = HTTPRequest(method: "GET", url: Self.permissionURL(endpoints.read, identifiers: identifiers), headers: [
-                "Authorization": "Bearer \(tokens.accessToken)",
+                "Authorization": "Bearer \(token)",
                 "Accept": PermissionCenterEndpoints.MediaType.userStatus,
             ])
             let response = try await exchange.send(request, process: .permissionRead, purpose: "permission read")
@@ -54,11 +56,11 @@ extension SessionClient {
     /// - Throws: as ``fetchPermissions(identifiers:)``, with process `permissionWrite`.
     public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = []) async throws -> SubjectIdentifiers {
         try await within(.permissionWrite) {
-            let (endpoints, tokens) = try await permissionContext(.permissionWrite)
+            let (endpoints, token) = try await permissionContext(.permissionWrite)
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             let request = HTTPRequest(method: "POST", url: Self.permissionURL(endpoints.write, identifiers: identifiers), headers: [
-                "Authorization": "Bearer \(tokens.accessToken)",
+                "Authorization": "Bearer \(token)",
                 "Content-Type": PermissionCenterEndpoints.MediaType.permissions,
                 "Accept": PermissionCenterEndpoints.MediaType.subjectStatus,
             ], body: try encoder.encode(update))
@@ -73,11 +75,12 @@ extension SessionClient {
         }
     }
 
-    private func permissionContext(_ process: SessionError.Process) async throws -> (PermissionCenterEndpoints, SessionTokens) {
+    /// The endpoints and the permission token (``SessionTokens/permissionToken``) of fresh tokens.
+    private func permissionContext(_ process: SessionError.Process) async throws -> (PermissionCenterEndpoints, String) {
         guard let endpoints = configuration.permissionCenter else {
             throw SessionError(.invalidConfiguration, process: process, message: "no permission-center endpoints are configured")
         }
-        return (endpoints, try await validTokens())
+        return (endpoints, try await validTokens().permissionToken)
     }
 
     /// `endpoint?q.identifier.in=TPID,SYNC_ID` in a fixed order; no query when none are asked for.

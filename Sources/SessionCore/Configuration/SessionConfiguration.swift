@@ -20,7 +20,7 @@ public struct SessionConfiguration: Sendable, Equatable {
     public let redirectURI: URL
     /// Scopes requested in addition to those of the ``AuthFlow``.
     public let scopes: [String]
-    /// The OIDC `claims` request parameter, as JSON text.
+    /// The OIDC `claims` request parameter, as JSON text; sent with the flows that request an ID token.
     public let claims: String?
     /// The OIDC `prompt` parameter (space-separated values such as `login consent`).
     public let prompt: String?

@@ -42,7 +42,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         /// The provider lacks something required (code flow, PKCE S256, an endpoint).
         case unsupportedProviderFeature
         // Transport
-        /// No connection, or it broke before a response.
+        /// No connection could be made: the request certainly did not reach the provider.
+        case cannotConnect
+        /// The connection broke after the request was sent: the provider may have processed it.
         case networkError
         /// No complete response in time.
         case timeout

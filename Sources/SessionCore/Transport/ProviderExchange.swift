@@ -41,7 +41,9 @@ struct ProviderExchange: Sendable {
 
     static func sessionError(_ error: HTTPTransportError, process: SessionError.Process, purpose: String) -> SessionError {
         switch error.kind {
-        case .cannotConnect, .connectionLost:
+        case .cannotConnect:
+            SessionError(.cannotConnect, process: process, message: "\(purpose): \(error.detail)")
+        case .connectionLost:
             SessionError(.networkError, process: process, message: "\(purpose): \(error.detail)")
         case .timedOut:
             SessionError(.timeout, process: process, message: "\(purpose): \(error.detail)")

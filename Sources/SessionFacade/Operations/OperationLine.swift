@@ -5,6 +5,8 @@ import SessionCore
 /// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
 enum OperationKind: Sendable {
     case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
+    /// No work: it only delivers (``SessionService/enqueueCallback(_:)``, an operation `endSession` ended).
+    case deliveryOnly
 }
 
 /// An operation waiting its turn: its work, and how it reports a failure it never got to run
@@ -16,6 +18,12 @@ struct QueuedOperation: Sendable {
     let run: @Sendable () async -> [Delivery]
     /// The outcome when the operation is dropped with `error`.
     let fail: @Sendable (SessionError) -> Delivery
+
+    /// The same operation ended by `endSession` before it ran: in its place, it reports `sessionEnded`.
+    func ended() -> QueuedOperation {
+        let outcome = fail(SessionService.sessionEnded(process))
+        return QueuedOperation(kind: .deliveryOnly, process: process, run: { [outcome] }, fail: fail)
+    }
 }
 
 /// The operation in progress, and what was asked of it while it ran.

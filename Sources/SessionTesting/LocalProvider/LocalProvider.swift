@@ -8,7 +8,9 @@ import SessionCore
 /// It serves discovery (OIDC and RFC 8414), a JWK Set, the authorization endpoint with scripted
 /// consent, the token endpoint (authorization code with PKCE S256; refresh with rotation, where
 /// reuse of a rotated refresh token revokes its whole family), UserInfo, revocation (RFC 7009)
-/// and a netID-style permission center that keeps state per subject. ID tokens are signed with
+/// and a netID-style permission center that keeps state per subject and, as netID's, accepts only
+/// the permission token an ID token carries in its `permission_management` claim (the access token
+/// only for a session without an ID token). ID tokens are signed with
 /// a key generated at start. Tests can inject faults per endpoint and read a request log.
 ///
 /// It is a test provider: it keeps everything in memory, trusts its scripted consent instead of
@@ -143,10 +145,17 @@ public final class LocalProvider: @unchecked Sendable {
         engine.withState { $0.isActive(refreshToken: refreshToken) }
     }
 
-    /// True while `accessToken` would be accepted by UserInfo and the permission center.
+    /// True while `accessToken` would be accepted by UserInfo.
     public func isActive(accessToken: String) -> Bool {
         let now = options.clock.now()
         return engine.withState { $0.accessGrant(for: accessToken, at: now) != nil }
+    }
+
+    /// True while the permission center would accept `token`: a permission token from an ID
+    /// token's `permission_management` claim, or the access token of a session without an ID token.
+    public func acceptsAtPermissionCenter(_ token: String) -> Bool {
+        let now = options.clock.now()
+        return engine.withState { $0.permissionGrant(for: token, at: now) != nil }
     }
 }
 #endif

@@ -149,6 +149,8 @@ extension LocalProviderEngine {
     struct Tokens {
         let access: String
         let refresh: String?
+        /// The permission-center token, for a grant with both `openid` and `permission_management`.
+        let permission: String?
     }
 
     private func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool) -> Tokens {
@@ -160,7 +162,13 @@ extension LocalProviderEngine {
             state.refreshTokens[token] = IssuedRefreshToken(grant: grant)
             refresh = token
         }
-        return Tokens(access: access, refresh: refresh)
+        var permission: String?
+        if grant.scopes.isSuperset(of: ["openid", "permission_management"]) {
+            let token = Self.randomValue("pt")
+            state.permissionTokens[token] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime))
+            permission = token
+        }
+        return Tokens(access: access, refresh: refresh, permission: permission)
     }
 
     private func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date) -> HTTPServerResponse {
@@ -178,6 +186,8 @@ extension LocalProviderEngine {
                 "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
             ]
             if let nonce { claims["nonce"] = nonce }
+            // netID hands the permission center's token to the client inside the ID token.
+            if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
             guard let idToken = try? key.sign(claims: claims) else {
                 return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
             }

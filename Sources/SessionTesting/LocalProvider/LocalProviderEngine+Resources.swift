@@ -109,9 +109,8 @@ extension LocalProviderEngine {
         guard request.method == method else { return .refused(Self.permissionStatus("PERMISSION_PARAMETERS_ERROR", status: 405)) }
         guard let token = Self.bearerToken(request) else { return .refused(Self.permissionStatus("NO_TOKEN", status: 401)) }
         let now = options.clock.now()
-        guard let grant = withState({ $0.accessGrant(for: token, at: now) }),
-              grant.scopes.contains("permission_management") else {
-            return .refused(Self.permissionStatus("TOKEN_ERROR", status: 403))
+        guard let grant = withState({ $0.permissionGrant(for: token, at: now) }) else {
+            return .refused(Self.permissionStatus("TOKEN_ERROR", status: 401))
         }
         guard let identifiers = Self.requestedIdentifiers(request) else {
             return .refused(Self.permissionStatus("PERMISSION_PARAMETERS_ERROR", status: 400))

@@ -38,6 +38,8 @@ struct LocalProviderState: Sendable {
     var codes: [String: IssuedCode] = [:]
     var accessTokens: [String: IssuedAccessToken] = [:]
     var refreshTokens: [String: IssuedRefreshToken] = [:]
+    /// Permission-center tokens, issued in the ID token's `permission_management` claim.
+    var permissionTokens: [String: IssuedAccessToken] = [:]
     /// Families whose tokens all stopped working (reuse detected, revoked, or code replayed).
     var revokedFamilies: Set<Int> = []
     var nextFamily = 1
@@ -74,24 +76,38 @@ struct LocalProviderState: Sendable {
         return issued.grant
     }
 
+    /// The grant a permission-center request may act for, netID's way: a live permission token,
+    /// or the access token of a grant that has `permission_management` but no ID token (no
+    /// `openid`). The access token of a grant with an ID token is refused, as netID refuses it.
+    func permissionGrant(for token: String, at now: Date) -> Grant? {
+        let issued = permissionTokens[token] ?? accessTokens[token].flatMap { $0.grant.scopes.contains("openid") ? nil : $0 }
+        guard let issued, issued.expiresAt > now, !revokedFamilies.contains(issued.grant.family),
+              issued.grant.scopes.contains("permission_management") else { return nil }
+        return issued.grant
+    }
+
     /// What survives a restart when ``LocalProvider/Options/stateFile`` is set.
     struct Persisted: Codable {
         var port: UInt16
         var accessTokens: [String: IssuedAccessToken]
         var refreshTokens: [String: IssuedRefreshToken]
+        /// Optional: state files written before permission tokens existed lack it.
+        var permissionTokens: [String: IssuedAccessToken]?
         var revokedFamilies: Set<Int>
         var nextFamily: Int
         var permissions: [String: LocalProvider.PermissionRecord]
     }
 
     func persisted(port: UInt16) -> Persisted {
-        Persisted(port: port, accessTokens: accessTokens, refreshTokens: refreshTokens, revokedFamilies: revokedFamilies,
+        Persisted(port: port, accessTokens: accessTokens, refreshTokens: refreshTokens, permissionTokens: permissionTokens,
+                  revokedFamilies: revokedFamilies,
                   nextFamily: nextFamily, permissions: permissions)
     }
 
     mutating func adopt(_ persisted: Persisted) {
         accessTokens = persisted.accessTokens
         refreshTokens = persisted.refreshTokens
+        permissionTokens = persisted.permissionTokens ?? [:]
         revokedFamilies = persisted.revokedFamilies
         nextFamily = persisted.nextFamily
         permissions = persisted.permissions

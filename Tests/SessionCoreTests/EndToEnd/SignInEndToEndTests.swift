@@ -66,11 +66,47 @@ final class SignInEndToEndTests: XCTestCase {
 
     func testPermissionsNeedThePermissionScope() async throws {
         let harness = try makeLocalHarness()
-        _ = try await harness.signIn(.login)
-        let error = await assertSessionError(.permissionRequestFailed, process: .permissionRead) {
+        let tokens = try await harness.signIn(.login)
+        let error = await assertSessionError(.insufficientScope, process: .permissionRead) {
             try await harness.client.fetchPermissions()
         }
         XCTAssertEqual(error?.permissionStatus, .tokenError)
+        XCTAssertTrue(harness.provider.requests(to: .permissionRead).isEmpty, "without a permission token nothing is sent")
+        XCTAssertFalse(harness.provider.acceptsAtPermissionCenter(tokens.accessToken), "and the access token would be refused")
+    }
+
+    func testThePermissionCenterTakesOnlyThePermissionToken() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.loginPermission)
+        let permissionToken = try tokens.permissionToken
+        XCTAssertNotEqual(permissionToken, tokens.accessToken)
+        XCTAssertTrue(harness.provider.acceptsAtPermissionCenter(permissionToken))
+        XCTAssertFalse(harness.provider.acceptsAtPermissionCenter(tokens.accessToken), "a session with an ID token uses its claim")
+        XCTAssertFalse(harness.provider.isActive(accessToken: permissionToken), "the permission token is no access token for UserInfo")
+
+        let transport = URLSessionTransport(timeout: 5)
+        let refused = try await transport.send(HTTPRequest(method: "GET", url: harness.provider.url(of: .permissionRead),
+                                                           headers: ["Authorization": "Bearer \(tokens.accessToken)"]))
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"status_code":"TOKEN_ERROR"}"#)
+
+        _ = try await harness.client.fetchPermissions()
+        XCTAssertEqual(harness.provider.requests(to: .permissionRead).last?.authorization, "Bearer \(permissionToken)")
+
+        // A refresh brings a new ID token with a new permission token, which is used from then on.
+        harness.clock.advance(by: 3600)
+        _ = try await harness.client.fetchPermissions()
+        let refreshed = try XCTUnwrap(harness.stored)
+        XCTAssertNotEqual(try refreshed.permissionToken, permissionToken)
+        XCTAssertEqual(harness.provider.requests(to: .permissionRead).last?.authorization, "Bearer \(try refreshed.permissionToken)")
+    }
+
+    func testAPermissionOnlySessionUsesItsAccessToken() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.permission)
+        XCTAssertNil(tokens.idToken)
+        _ = try await harness.client.updatePermissions(PermissionUpdate(idConsent: .invalid))
+        XCTAssertEqual(harness.provider.requests(to: .permissionWrite).last?.authorization, "Bearer \(tokens.accessToken)")
     }
 
     func testAnExpiredAccessTokenIsRefreshedWithRotationBeforeUse() async throws {

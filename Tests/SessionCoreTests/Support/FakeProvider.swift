@@ -143,6 +143,10 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         var claims: [String: Any] = ["iss": Self.issuer.absoluteString, "sub": Self.subject, "aud": Self.clientID,
                                      "exp": now + 3600, "iat": now]
         if let nonce { claims["nonce"] = nonce }
+        // netID's permission center takes the token this claim carries.
+        if lock.withLock({ authorizeParameters["scope"] ?? "" }).split(separator: " ").contains("permission_management") {
+            claims["permission_management"] = ["access_token": "permission-\(UUID().uuidString)-secret"]
+        }
         let (edit, header) = lock.withLock { (settings.editIDTokenClaims, settings.idTokenHeader) }
         edit(&claims)
         return try key.sign(claims: claims, header: header)
@@ -153,12 +157,15 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         let invalidGrant = Self.json(["error": "invalid_grant", "error_description": "grant refused"], status: 400)
         switch form["grant_type"] {
         case "authorization_code":
-            let (valid, challenge, nonce) = lock.withLock {
-                (codes.remove(form["code"] ?? "") != nil, authorizeParameters["code_challenge"], authorizeParameters["nonce"])
+            let (valid, challenge, nonce, scope) = lock.withLock {
+                (codes.remove(form["code"] ?? "") != nil, authorizeParameters["code_challenge"], authorizeParameters["nonce"],
+                 authorizeParameters["scope"] ?? "")
             }
             guard valid, let verifier = form["code_verifier"],
                   Self.challenge(verifier) == challenge, form["redirect_uri"] == Self.redirectURI.absoluteString else { return invalidGrant }
-            return Self.json(try issueTokens(idToken: idToken(nonce: nonce)))
+            // OIDC Core §3.1.2.1: an ID token only for a request with scope openid.
+            let openID = scope.split(separator: " ").contains("openid")
+            return Self.json(try issueTokens(idToken: openID ? idToken(nonce: nonce) : nil))
         case "refresh_token":
             let (live, rotate, withID) = lock.withLock {
                 (liveRefreshTokens.contains(form["refresh_token"] ?? ""), settings.rotateRefreshTokens, settings.refreshIncludesIDToken)

@@ -1,0 +1,35 @@
+import Foundation
+import SessionCore
+
+/// The mutable state of a ``NetIdService``, behind one lock.
+///
+/// `@unchecked Sendable`: every stored property is read and written only inside `withLock`,
+/// which holds `lock`.
+final class NetIdServiceState: @unchecked Sendable {
+    struct Values {
+        /// The configuration of the successful `initialize`.
+        var config: NetIdConfig?
+        /// The configurations of the `initialize` calls whose outcome is still to come, in call order.
+        var pendingConfigs: [NetIdConfig] = []
+        var agent: AuthorizationAgent?
+        var layerStyle = NetIdLayerStyle.Solid
+        var buttonStyle = NetIdButtonStyle.WhiteSolid
+    }
+
+    private let lock = NSLock()
+    private var values = Values()
+
+    func withLock<T>(_ body: (inout Values) -> T) -> T {
+        lock.withLock { body(&values) }
+    }
+
+    /// Settles the oldest `initialize` call: its configuration becomes the service's when it is
+    /// the first to succeed, and is forgotten otherwise. Outcomes arrive in call order (C4).
+    func settle(initializationError error: SessionError?) {
+        withLock { values in
+            guard !values.pendingConfigs.isEmpty else { return }
+            let settled = values.pendingConfigs.removeFirst()
+            if error == nil, values.config == nil { values.config = settled }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+extension SessionTokens {
+    /// The bearer token the permission center accepts, by netID's rule: the
+    /// `permission_management.access_token` claim of the ID token, or the access token when the
+    /// session has no ID token (a sign-in with the permission flow alone).
+    ///
+    /// The ID token was validated when it was received, so its claim is read without checking the
+    /// signature again.
+    /// - Throws: `insufficientScope` with permission status `TOKEN_ERROR` when the ID token has no
+    ///   such claim (the session was not granted `permission_management`); `idTokenMalformed` for
+    ///   an ID token that cannot be read.
+    public var permissionToken: String {
+        get throws {
+            guard let idToken else { return accessToken }
+            let claim = try IDToken(idToken).claims["permission_management"]?.objectValue?["access_token"]?.stringValue
+            guard let claim, !claim.isEmpty else {
+                throw SessionError(.insufficientScope, process: .permissionRead,
+                                   message: "the ID token carries no permission_management access token; sign in with a permission flow",
+                                   permissionStatus: .tokenError)
+            }
+            return claim
+        }
+    }
+}
