@@ -27,14 +27,25 @@ open class NetIdService: NSObject {
 
     /// The SessionService underneath, for code migrating call by call.
     public let service: SessionService
-    let translator: NetIdCallbackTranslator
+    let translator = NetIdCallbackTranslator()
     let state = NetIdServiceState()
 
-    /// Creates a service on `service` (tests and apps with several services make their own).
-    public init(service: SessionService = SessionService()) {
-        self.service = service
-        translator = NetIdCallbackTranslator()
+    /// Creates a service on a SessionService of its own, as netID's `NetIdService()` does; a
+    /// subclass's `init()` can call it.
+    public override init() {
+        service = SessionService()
         super.init()
+        connect()
+    }
+
+    /// Creates a service on `service` (tests and apps with several services make their own).
+    public init(service: SessionService) {
+        self.service = service
+        super.init()
+        connect()
+    }
+
+    private func connect() {
         translator.onInitialization = { [state] error in state.settle(initializationError: error) }
         service.registerListener(translator)
     }

@@ -1,14 +1,15 @@
 import Foundation
-import SessionCore
 
-/// netID's listener protocol, with netID's method names. Every method has an empty default.
-/// Callbacks run on the service's callback queue (the main queue by default).
+/// netID's listener protocol, with netID's method names. Every method has an empty default, so
+/// a listener written for netID (which implements all twelve) and a listener implementing a few
+/// both conform. Callbacks run on the service's callback queue (the main queue by default).
 public protocol NetIdServiceDelegate: AnyObject {
     /// `initialize` finished: nil on success.
     func didFinishInitializationWithError(_ error: NetIdError?)
-    /// A sign-in, or the restore of a stored session at `initialize`, produced this access token.
+    /// A sign-in, or the restore of a stored session at `initialize`, produced this access token;
+    /// `authorize` also announces a session that already exists before it signs in again.
     func didFinishAuthentication(_ accessToken: String)
-    /// A sign-in failed.
+    /// A sign-in, or the restore of a stored session, failed: `NoAuth` with the cause in `msg`.
     func didFinishAuthenticationWithError(_ error: NetIdError?)
     /// UserInfo arrived.
     func didFetchUserInfo(_ userInfo: UserInfo)
@@ -16,10 +17,10 @@ public protocol NetIdServiceDelegate: AnyObject {
     func didFetchUserInfoWithError(_ error: NetIdError)
     /// The session ended.
     func didEndSession()
-    /// The provider could not be reached, or did not answer in time. Nothing else is reported
-    /// for that operation.
+    /// No connection to the provider could be opened. Nothing else is reported for that
+    /// operation; a timeout or a broken connection goes to the operation's own error callback.
     func didEncounterNetworkError(_ error: NetIdError)
-    /// The user (or the app) cancelled the authorization.
+    /// The user closed the authorization page, or the app called `didTapDismiss()`.
     func didCancelAuthentication(_ error: NetIdError)
     /// The permissions arrived.
     func didFetchPermissions(_ permissions: PermissionReadResponse)

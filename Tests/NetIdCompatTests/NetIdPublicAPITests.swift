@@ -5,8 +5,14 @@ import Foundation
 import NetIdCompat
 import XCTest
 
-/// An app subclassing netID's open service class.
-final class AppNetIdService: NetIdService {}
+/// An app subclassing netID's open service class, as a test double would.
+final class AppNetIdService: NetIdService {
+    var made = false
+    override init() {
+        super.init()
+        made = true
+    }
+}
 
 /// An app class standing in for netID's permission manager delegate and layer delegate.
 final class AppLayerHandler: PermissionManagerDelegate, AuthorizationViewDelegate {
@@ -201,8 +207,11 @@ final class NetIdPublicAPITests: XCTestCase {
     func testTheServiceIsAnOpenNSObjectWithNetIdsLayerCalls() {
         let shared: NSObject = NetIdService.sharedInstance
         XCTAssertTrue(shared === NetIdService.sharedInstance)
-        let service: NetIdService = AppNetIdService()
+        let double = AppNetIdService()
+        XCTAssertTrue(double.made)
+        let service: NetIdService = double
         XCTAssertNil(service.getNetIdConfig())
+        XCTAssertNotNil(NetIdService() as NSObject)
 
         XCTAssertEqual(service.getLayerStyle(), .Solid)
         service.setLayerStyle(.Outline)
