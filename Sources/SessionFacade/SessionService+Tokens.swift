@@ -45,8 +45,7 @@ extension SessionService {
     /// Runs `body` on ``callbackQueue`` in call order (C4): after the outcomes of every operation
     /// called before it, before those of every operation called after it. It is no operation: it
     /// has no outcome, needs no `initialize`, and `endSession` does not drop it (C7). Compat
-    /// layers use it for
-    /// callbacks a legacy SDK makes outside any operation.
+    /// layers use it for callbacks a legacy SDK makes outside any operation.
     public func enqueueCallback(_ body: @escaping @Sendable () -> Void) {
         let delivery = Delivery(notify: { _ in }, complete: body)
         enqueue(.deliveryOnly, .configuration, fail: { _ in delivery }) { [delivery] }

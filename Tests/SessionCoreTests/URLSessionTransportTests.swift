@@ -94,4 +94,22 @@ final class URLSessionTransportTests: XCTestCase {
             XCTAssertEqual(error.kind, .connectionLost, error.detail)
         }
     }
+
+    func testAPostNeverGoesOverAConnectionTheServerMayCloseUnanswered() async throws {
+        // A server may keep a connection after answering, though asked to close it, and close it
+        // as the next request arrives. FoundationNetworking then resends that request on a new
+        // connection, but a POST without its body, and it hangs until the timeout.
+        let server = try ReusingServer()
+        defer { server.stop() }
+        let transport = URLSessionTransport(timeout: 3)
+        let endpoint = URL(string: "http://127.0.0.1:\(server.port)/token")!
+        _ = try await transport.send(HTTPRequest(method: "GET", url: endpoint))
+        let body = Data("grant_type=refresh_token&refresh_token=abc".utf8)
+        let response = try await transport.send(HTTPRequest(method: "POST", url: endpoint,
+                                                            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "\(body.count)", "the body arrived whole")
+        XCTAssertEqual(server.requests.map(\.method), ["GET", "POST"])
+        XCTAssertNotEqual(server.requests.first?.connection, server.requests.last?.connection, "the POST had a connection of its own")
+    }
 }

@@ -5,13 +5,15 @@ import FoundationNetworking
 
 /// The default ``HTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux) with
 /// no cookies and no cache, a per-request timeout, a cap on the response body, and redirects
-/// followed only when the request allows it. On Linux each request uses a new connection.
+/// followed only when the request allows it. A request with a body always opens a connection of
+/// its own; on Linux every request asks the server to close its connection.
 public final class URLSessionTransport: HTTPTransport {
     /// Seconds a request may take before it fails with ``HTTPTransportError/Kind/timedOut``.
     public let timeout: TimeInterval
     /// The largest response body accepted, in bytes; a larger one fails with
     /// ``HTTPTransportError/Kind/responseTooLarge``.
     public let maximumResponseSize: Int
+    private let configuration: URLSessionConfiguration
     private let session: URLSession
     private let tasks: TaskTable
 
@@ -27,6 +29,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         tasks = TaskTable(maximumResponseSize: maximumResponseSize)
+        self.configuration = configuration
         session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
     }
 
@@ -41,12 +44,15 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         #if canImport(FoundationNetworking)
-        // FoundationNetworking retries a request whose reused connection closed without an
-        // answer, but resends a POST without its body, and the request then hangs until the
-        // timeout. A refresh lost that way would end the session, so connections are not reused.
         urlRequest.setValue("close", forHTTPHeaderField: "Connection")
         #endif
-        let task = session.dataTask(with: urlRequest)
+        // A server may keep a connection it was asked to close and drop it when the next request
+        // arrives. The request is then resent on a new connection, by FoundationNetworking without
+        // its body, and it hangs until the timeout: a refresh lost that way would end the session.
+        // So a request with a body goes over a session of its own, whose only connection is new.
+        let ownSession = request.body == nil ? nil : URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+        defer { ownSession?.finishTasksAndInvalidate() }
+        let task = (ownSession ?? session).dataTask(with: urlRequest)
         let handle = TaskHandle(task: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -77,7 +83,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     private let lock = NSLock()
-    private var states: [Int: State] = [:]
+    private var states: [ObjectIdentifier: State] = [:]
     private let maximumResponseSize: Int
 
     init(maximumResponseSize: Int) {
@@ -85,13 +91,13 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, Error>) {
-        lock.withLock { states[task.taskIdentifier] = State(continuation: continuation, followsRedirects: followsRedirects) }
+        lock.withLock { states[ObjectIdentifier(task)] = State(continuation: continuation, followsRedirects: followsRedirects) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if response.expectedContentLength > Int64(maximumResponseSize) {
-            lock.withLock { states[dataTask.taskIdentifier]?.tooLarge = true }
+            lock.withLock { states[ObjectIdentifier(dataTask)]?.tooLarge = true }
             completionHandler(.cancel)
             return
         }
@@ -100,13 +106,13 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overflow = lock.withLock { () -> Bool in
-            guard var state = states[dataTask.taskIdentifier] else { return false }
+            guard var state = states[ObjectIdentifier(dataTask)] else { return false }
             state.body.append(data)
             if state.body.count > maximumResponseSize {
                 state.tooLarge = true
                 state.body = Data()
             }
-            states[dataTask.taskIdentifier] = state
+            states[ObjectIdentifier(dataTask)] = state
             return state.tooLarge
         }
         if overflow { dataTask.cancel() }
@@ -114,12 +120,12 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let follow = lock.withLock { states[task.taskIdentifier]?.followsRedirects ?? false }
+        let follow = lock.withLock { states[ObjectIdentifier(task)]?.followsRedirects ?? false }
         completionHandler(follow ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let state = lock.withLock({ states.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
         if state.tooLarge {
             state.continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         } else if let error {

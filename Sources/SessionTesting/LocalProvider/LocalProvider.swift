@@ -10,8 +10,8 @@ import SessionCore
 /// reuse of a rotated refresh token revokes its whole family), UserInfo, revocation (RFC 7009)
 /// and a netID-style permission center that keeps state per subject and, as netID's, accepts only
 /// the permission token an ID token carries in its `permission_management` claim (the access token
-/// only for a session without an ID token). ID tokens are signed with
-/// a key generated at start. Tests can inject faults per endpoint and read a request log.
+/// only for a session without an ID token). ID tokens are signed with a key generated at start.
+/// Tests can inject faults per endpoint and read a request log.
 ///
 /// It is a test provider: it keeps everything in memory, trusts its scripted consent instead of
 /// a login, and makes tokens that are random but not meant to resist a determined attacker.

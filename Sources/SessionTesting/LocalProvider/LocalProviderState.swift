@@ -100,8 +100,7 @@ struct LocalProviderState: Sendable {
 
     func persisted(port: UInt16) -> Persisted {
         Persisted(port: port, accessTokens: accessTokens, refreshTokens: refreshTokens, permissionTokens: permissionTokens,
-                  revokedFamilies: revokedFamilies,
-                  nextFamily: nextFamily, permissions: permissions)
+                  revokedFamilies: revokedFamilies, nextFamily: nextFamily, permissions: permissions)
     }
 
     mutating func adopt(_ persisted: Persisted) {
