@@ -1,92 +1,175 @@
 import Foundation
 import SessionCore
 
-/// One GrabID login: its settings, and the tokens once signed in.
+/// One GrabID login: its settings, the security values of the login in progress, and the tokens
+/// once signed in, as GrabID's `LoginSession`.
 ///
-/// `code`, `codeVerifier`, `state` and `nonce` stay nil: SessionService keeps those secrets
-/// inside its core and never hands them out.
+/// `state`, `nonce` and `codeVerifier` are set when `login` builds the authorization request and
+/// `code` when `exchangeToken` receives the redirect, as in GrabID. They are secrets: nothing here
+/// logs or prints them, and `description` is `NSObject`'s. Archiving a session (`NSCoding`) keeps
+/// what GrabID's keeps, tokens excluded.
 ///
-/// `@unchecked Sendable`: every property is read and written only while holding `lock`.
-public final class LoginSession: @unchecked Sendable {
-    private let lock = NSLock()
-    private var settings: Settings
-    private var tokens: SessionTokens?
-
-    private struct Settings {
+/// `@unchecked Sendable`: every property but the constant `clientId` is read and written only
+/// while holding `lock`, so the app may use a session on any thread while a login updates it.
+open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
+    /// What a login session holds besides its client ID.
+    struct Values {
         var redirectUrl: URL
         var scope: String
-        var request: String?
-        var acrValues: [String: String]?
         var hint: String
         var idTokenHint: String
         var prompt: String
+        var request: String?
+        var acrValues: [String: String]?
         var serviceDiscoveryUrl: String
+        var code: String?
+        var codeVerifier: String?
+        var state: String?
+        var nonce: String?
+        var tokenType: String?
+        var accessToken: String?
+        var idToken: String?
+        var refreshToken: String?
+        var accessTokenExpiresAt: Date?
     }
 
-    /// The client ID.
+    private let lock = NSLock()
+    private var values: Values
+
+    /// The registered client ID.
     public let clientId: String
 
     /// Creates a session; nothing is checked until `login`.
     public init(clientId: String, redirectUrl: URL, scope: String, request: String? = nil, acrValues: [String: String]? = nil,
                 serviceDiscoveryUrl: String, hint: String = "", idTokenHint: String = "", prompt: String = "") {
         self.clientId = clientId
-        settings = Settings(redirectUrl: redirectUrl, scope: scope, request: request, acrValues: acrValues, hint: hint,
-                            idTokenHint: idTokenHint, prompt: prompt, serviceDiscoveryUrl: serviceDiscoveryUrl)
+        values = Values(redirectUrl: redirectUrl, scope: scope, hint: hint, idTokenHint: idTokenHint, prompt: prompt, request: request,
+                        acrValues: acrValues, serviceDiscoveryUrl: serviceDiscoveryUrl)
+        super.init()
     }
 
-    private func setting<T>(_ path: WritableKeyPath<Settings, T>) -> T { lock.withLock { settings[keyPath: path] } }
-    private func set<T>(_ path: WritableKeyPath<Settings, T>, _ value: T) { lock.withLock { settings[keyPath: path] = value } }
+    /// GrabID's shorter initializer, without `idTokenHint` and `prompt`.
+    public convenience init(clientId: String, redirectUrl: URL, scope: String, request: String? = nil, acrValues: [String: String]? = nil,
+                            serviceDiscoveryUrl: String, hint: String = "") {
+        self.init(clientId: clientId, redirectUrl: redirectUrl, scope: scope, request: request, acrValues: acrValues,
+                  serviceDiscoveryUrl: serviceDiscoveryUrl, hint: hint, idTokenHint: "", prompt: "")
+    }
+
+    // MARK: NSCoding
+
+    /// Archives what GrabID archives: the security values, the token type and expiry, the
+    /// discovery URL and the hints. Tokens are not archived (GrabID kept them in the Keychain).
+    public func encode(with coder: NSCoder) {
+        let values = withValues { $0 }
+        coder.encode(values.code, forKey: "code")
+        coder.encode(values.hint, forKey: "hint")
+        coder.encode(values.codeVerifier, forKey: "codeVerifier")
+        coder.encode(values.accessTokenExpiresAt, forKey: "accessTokenExpiresAt")
+        coder.encode(values.state, forKey: "state")
+        coder.encode(values.tokenType, forKey: "tokenType")
+        coder.encode(values.nonce, forKey: "nonce")
+        coder.encode(values.serviceDiscoveryUrl, forKey: "serviceDiscoveryUrl")
+        coder.encode(values.idTokenHint, forKey: "idTokenHint")
+        coder.encode(values.prompt, forKey: "prompt")
+    }
+
+    /// Unarchives a session as GrabID does: the client ID, scope and redirect URL are not
+    /// archived, so they come back as `""`, `""` and `temp`, and `request` as `""`.
+    public required init?(coder: NSCoder) {
+        func string(_ key: String) -> String? { coder.decodeObject(forKey: key) as? String }
+        clientId = ""
+        values = Values(redirectUrl: URL(string: "temp") ?? URL(fileURLWithPath: "temp"), scope: "", hint: string("hint") ?? "",
+                        idTokenHint: string("idTokenHint") ?? "", prompt: string("prompt") ?? "", request: "", acrValues: nil,
+                        serviceDiscoveryUrl: string("serviceDiscoveryUrl") ?? "", code: string("code"),
+                        codeVerifier: string("codeVerifier"), state: string("state"), nonce: string("nonce"),
+                        tokenType: string("tokenType"),
+                        accessTokenExpiresAt: coder.decodeObject(forKey: "accessTokenExpiresAt") as? Date)
+        super.init()
+    }
+
+    // MARK: Settings
+
+    func withValues<T>(_ body: (inout Values) -> T) -> T { lock.withLock { body(&values) } }
 
     /// The registered redirect URL.
-    public var redirectUrl: URL { get { setting(\.redirectUrl) } set { set(\.redirectUrl, newValue) } }
+    public var redirectUrl: URL { get { withValues { $0.redirectUrl } } set { withValues { $0.redirectUrl = newValue } } }
     /// The scopes, space-separated.
-    public var scope: String { get { setting(\.scope) } set { set(\.scope, newValue) } }
+    public var scope: String { get { withValues { $0.scope } } set { withValues { $0.scope = newValue } } }
+    /// The `login_hint`; empty for none.
+    public var hint: String { get { withValues { $0.hint } } set { withValues { $0.hint = newValue } } }
+    /// The `id_token_hint`; empty for none.
+    public var idTokenHint: String { get { withValues { $0.idTokenHint } } set { withValues { $0.idTokenHint = newValue } } }
+    /// The `prompt`; empty for none.
+    public var prompt: String { get { withValues { $0.prompt } } set { withValues { $0.prompt = newValue } } }
     /// A partner-specific `request` parameter.
-    public var request: String? { get { setting(\.request) } set { set(\.request, newValue) } }
-    /// Partner-specific `acr_values`.
-    public var acrValues: [String: String]? { get { setting(\.acrValues) } set { set(\.acrValues, newValue) } }
-    /// The `login_hint`.
-    public var hint: String { get { setting(\.hint) } set { set(\.hint, newValue) } }
-    /// The `id_token_hint`.
-    public var idTokenHint: String { get { setting(\.idTokenHint) } set { set(\.idTokenHint, newValue) } }
-    /// The `prompt`.
-    public var prompt: String { get { setting(\.prompt) } set { set(\.prompt, newValue) } }
+    public var request: String? { get { withValues { $0.request } } set { withValues { $0.request = newValue } } }
+    /// Partner-specific `acr_values`, sent as `key:value` pairs.
+    public var acrValues: [String: String]? { get { withValues { $0.acrValues } } set { withValues { $0.acrValues = newValue } } }
     /// The provider's discovery URL (or its issuer).
-    public private(set) var serviceDiscoveryUrl: String { get { setting(\.serviceDiscoveryUrl) } set { set(\.serviceDiscoveryUrl, newValue) } }
+    public internal(set) var serviceDiscoveryUrl: String {
+        get { withValues { $0.serviceDiscoveryUrl } } set { withValues { $0.serviceDiscoveryUrl = newValue } }
+    }
 
-    /// Not exposed by SessionService (always nil).
-    public let code: String? = nil
-    /// Not exposed by SessionService (always nil).
-    public let codeVerifier: String? = nil
-    /// Not exposed by SessionService (always nil).
-    public let state: String? = nil
-    /// Not exposed by SessionService (always nil).
-    public let nonce: String? = nil
-    /// `Bearer` once signed in.
-    public var tokenType: String? { lock.withLock { tokens == nil ? nil : "Bearer" } }
+    // MARK: Login state
+
+    /// The authorization code of the redirect handed to `exchangeToken` (a secret).
+    public internal(set) var code: String? { get { withValues { $0.code } } set { withValues { $0.code = newValue } } }
+    /// The PKCE verifier of the login in progress (a secret).
+    public internal(set) var codeVerifier: String? { get { withValues { $0.codeVerifier } } set { withValues { $0.codeVerifier = newValue } } }
+    /// The `state` of the login in progress (a secret).
+    public internal(set) var state: String? { get { withValues { $0.state } } set { withValues { $0.state = newValue } } }
+    /// The `nonce` of the login, which the ID token carries (a secret).
+    public internal(set) var nonce: String? { get { withValues { $0.nonce } } set { withValues { $0.nonce = newValue } } }
+    /// The `token_type` as the provider sent it.
+    public internal(set) var tokenType: String? { get { withValues { $0.tokenType } } set { withValues { $0.tokenType = newValue } } }
     /// The access token once signed in.
-    public var accessToken: String? { lock.withLock { tokens?.accessToken } }
+    public internal(set) var accessToken: String? { get { withValues { $0.accessToken } } set { withValues { $0.accessToken = newValue } } }
     /// The ID token once signed in.
-    public var idToken: String? { lock.withLock { tokens?.idToken } }
+    public internal(set) var idToken: String? { get { withValues { $0.idToken } } set { withValues { $0.idToken = newValue } } }
     /// The refresh token once signed in.
-    public var refreshToken: String? { lock.withLock { tokens?.refreshToken } }
-    /// When the access token expires.
-    public var accessTokenExpiresAt: Date? { lock.withLock { tokens?.expiresAt } }
+    public internal(set) var refreshToken: String? { get { withValues { $0.refreshToken } } set { withValues { $0.refreshToken = newValue } } }
+    /// When the access token expires; nil when the provider did not say.
+    public internal(set) var accessTokenExpiresAt: Date? {
+        get { withValues { $0.accessTokenExpiresAt } } set { withValues { $0.accessTokenExpiresAt = newValue } }
+    }
 
-    func adopt(_ tokens: SessionTokens?) { lock.withLock { self.tokens = tokens } }
+    /// Takes the security values of the authorization request a login just built.
+    func begin(_ request: AuthorizationRequest) {
+        withValues {
+            $0.state = request.state
+            $0.nonce = request.nonce
+            $0.codeVerifier = request.codeVerifier
+            $0.code = nil
+        }
+    }
+
+    /// Takes a session's tokens, or forgets them with nil. A session restored from the store
+    /// gets its nonce back from its ID token, as GrabID's restored it from its cache.
+    func adopt(_ tokens: SessionTokens?) {
+        let idTokenNonce = tokens?.idToken.flatMap { try? IDToken($0) }?.claims["nonce"]?.stringValue
+        withValues {
+            $0.accessToken = tokens?.accessToken
+            $0.idToken = tokens?.idToken
+            $0.refreshToken = tokens?.refreshToken
+            $0.tokenType = tokens?.tokenType
+            $0.accessTokenExpiresAt = tokens?.expiresAt
+            if $0.nonce == nil { $0.nonce = idTokenNonce }
+        }
+    }
 
     /// The SessionService configuration this session stands for.
     func configuration() throws -> SessionConfiguration {
-        let settings = lock.withLock { self.settings }
-        guard let discovery = URL(string: settings.serviceDiscoveryUrl) else {
+        let settings = withValues { $0 }
+        guard let discovery = URL(string: settings.serviceDiscoveryUrl), discovery.scheme != nil else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the service discovery URL is not a URL")
         }
-        let issuer = ProviderMetadata.issuer(forDiscoveryURL: discovery)
         var extra: [String: String] = [:]
         if let request = settings.request, !request.isEmpty { extra["request"] = request }
-        if let acr = settings.acrValues, !acr.isEmpty { extra["acr_values"] = acr.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ") }
+        let acr = (settings.acrValues ?? [:]).filter { !$0.key.isEmpty && !$0.value.isEmpty }
+        if !acr.isEmpty { extra["acr_values"] = acr.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ") }
         if !settings.idTokenHint.isEmpty { extra["id_token_hint"] = settings.idTokenHint }
-        return try SessionConfiguration(issuer: issuer, clientID: clientId, redirectURI: settings.redirectUrl,
+        return try SessionConfiguration(issuer: ProviderMetadata.issuer(forDiscoveryURL: discovery), clientID: clientId,
+                                        redirectURI: settings.redirectUrl,
                                         scopes: settings.scope.split(separator: " ").map(String.init).filter { $0 != "openid" },
                                         prompt: settings.prompt.isEmpty ? nil : settings.prompt,
                                         loginHint: settings.hint.isEmpty ? nil : settings.hint, additionalParameters: extra)

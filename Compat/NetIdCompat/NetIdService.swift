@@ -148,7 +148,7 @@ open class NetIdService: NSObject {
     public func setAccessToken(_ accessToken: String) {
         service.updateTokens { tokens in
             SessionTokens(accessToken: accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-                          expiresAt: tokens.expiresAt, scopes: tokens.scopes, subject: tokens.subject)
+                          expiresAt: tokens.expiresAt, scopes: tokens.scopes, subject: tokens.subject, tokenType: tokens.tokenType)
         }
     }
 }

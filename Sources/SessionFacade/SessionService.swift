@@ -135,7 +135,16 @@ public final class SessionService: @unchecked Sendable {
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
         enqueue(.authorization, .authentication, fail: { Outcome.authentication(.failure($0), completion) }) { [self] in
-            [Outcome.authentication(await runAuthorization(flow: flow, agent: agent), completion)]
+            [Outcome.authentication(await runAuthorization(flow: flow, agent: agent).map(\.accessToken), completion)]
+        }
+    }
+
+    /// ``getAuthorization(flow:agent:completion:)`` whose completion gets the session's tokens,
+    /// for callers that need more than the access token. Listeners hear the same outcome.
+    public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
+                                 tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
+        enqueue(.authorization, .authentication, fail: { Outcome.authentication(.failure($0), tokensCompletion) }) { [self] in
+            [Outcome.authentication(await runAuthorization(flow: flow, agent: agent), tokensCompletion)]
         }
     }
 
@@ -227,6 +236,20 @@ public final class SessionService: @unchecked Sendable {
         task?.cancel()
     }
 
+    /// Ends the session in its turn (C4): after every operation called before it, which run as
+    /// usual, unlike ``endSession(revokeTokens:completion:)``, which jumps the queue (C7). For
+    /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
+    /// the completion gets true when there was a session to end, false when there was none.
+    public func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
+        enqueue(.endSession, .endSession, fail: { Outcome.endSession(.failure($0), completion) }) { [self] in
+            [Outcome.endSession(await withClient(.endSession) { client in
+                let hadSession = await client.tokens != nil
+                try await client.signOut(revokeTokens: revokeTokens)
+                return hadSession
+            }, completion)]
+        }
+    }
+
     // MARK: Running operations
 
     func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
@@ -289,18 +312,17 @@ public final class SessionService: @unchecked Sendable {
         // C5: a stored session is announced right after the initialization outcome.
         do {
             if try await created.restoreSession() != nil {
-                let tokens = try await created.validTokens()
-                outcomes.append(Outcome.authentication(.success(tokens.accessToken), nil))
+                outcomes.append(Outcome.authentication(.success(try await created.validTokens()), nil))
             }
         } catch {
-            outcomes.append(Outcome.authentication(.failure(Self.sessionError(error, process: .authentication)), nil))
+            outcomes.append(Outcome.authentication(Result<SessionTokens, SessionError>.failure(Self.sessionError(error, process: .authentication)), nil))
         }
         return outcomes
     }
 
-    private func runAuthorization(flow: AuthFlow, agent: AuthorizationAgent?) async -> Result<String, SessionError> {
-        let agent = agent ?? defaultAgent ?? ResumeAgent(service: self)
-        let result = await withClient(.authentication) { try await $0.signIn(flow: flow, agent: agent).accessToken }
+    private func runAuthorization(flow: AuthFlow, agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
+        let agent = agent ?? defaultAgent ?? externalRedirectAgent
+        let result = await withClient(.authentication) { try await $0.signIn(flow: flow, agent: agent) }
         let state = lock.withLock { running }
         if state?.ending == true { return .failure(Self.sessionEnded(.authentication)) }
         if case .failure = result, state?.cancelling == true {
@@ -310,6 +332,11 @@ public final class SessionService: @unchecked Sendable {
     }
 
     // MARK: External resume
+
+    /// The agent of the external-resume path, which an authorization without an agent uses: it
+    /// hands the URL to ``authorizationURLHandler`` and waits for ``resumeSession(_:)``. Compat
+    /// layers wrap it to see the request an authorization builds.
+    public var externalRedirectAgent: AuthorizationAgent { ResumeAgent(service: self) }
 
     /// Registers the wait for `redirectURI` and shows `url` through the URL handler.
     func awaitRedirect(url: URL, redirectURI: URL) async throws -> URL {

@@ -95,6 +95,7 @@ public final class CallbackLog: @unchecked Sendable {
         case let info as UserInfo: "sub=\(info.sub)"
         case let permissions as PermissionReadResponse: permissions.statusCode.rawValue
         case let identifiers as SubjectIdentifiers: "tpid=\(identifiers.tpId ?? "-")"
+        case let flag as Bool: "\(flag)"
         default: "success"
         }
     }

@@ -1,165 +1,229 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import GrabIdCompat
 import SessionCore
 import SessionFacade
 import SessionTesting
 import XCTest
 
-/// GrabID's documented behaviour (LEGACY_APIS.md) against LocalProvider over loopback: every
-/// completion exactly once, on the main queue.
+/// GrabID 1.0.6's sequences against LocalProvider over loopback: every completion exactly once,
+/// on the main queue. The reference is `GrabIdPartnerLogin.swift` (login, exchangeToken,
+/// loginCompleted, logout, getIdTokenInfo).
 final class GrabIdSequenceTests: XCTestCase {
-    private struct Setup {
-        let provider: LocalProvider
-        let partner: GrabIdPartner
-        let app: LegacyGrabIdApp
-        let log: CallbackLog
-        let settings: [String: Any]
+    private func query(_ url: URL?) -> [String: String] {
+        let items = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
     }
 
-    private func makeSetup(store: InMemoryTokenStore = InMemoryTokenStore(), agent: AuthorizationAgent? = HeadlessUserAgent()) throws -> Setup {
-        let provider = try LocalProvider(clock: SystemClock())
-        addTeardownBlock { provider.stop() }
-        let partner = GrabIdPartner(makeService: { SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: 5)) })
-        partner.authorizationAgent = agent
-        let log = CallbackLog()
-        let app = LegacyGrabIdApp(grabIdPartner: partner) { log.record("app", $0, $1) }
-        let settings: [String: Any] = [
-            "ClientId": "session-demo", "RedirectUrl": "com.example.sessiondemo:/callback", "Scope": "openid profile",
-            "ServiceDiscoveryUrl": provider.issuer.absoluteString + "/.well-known/openid-configuration",
-        ]
-        partner.configuration = settings
-        return Setup(provider: provider, partner: partner, app: app, log: log, settings: settings)
+    func testAVerbatimPortLogsInThenHandsTheRedirectToExchangeToken() async throws {
+        let harness = try makeGrabIdHarness()
+        var pages = harness.openedLoginPages()
+        harness.app.signInWithLoginConfig()
+        let page = await pages.next()
+        _ = await harness.log.waitForEvents(2)
+        // GrabID's login ends once the page is shown; the session then holds the login's security values.
+        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(nil)"])
+        let session = try XCTUnwrap(harness.app.loginSession)
+        let sent = query(page)
+        XCTAssertEqual(session.state, sent["state"])
+        XCTAssertEqual(session.nonce, sent["nonce"])
+        XCTAssertEqual(try PKCE.challenge(for: try XCTUnwrap(session.codeVerifier)), sent["code_challenge"])
+        XCTAssertNil(session.accessToken)
+
+        let redirect = try await harness.redirect(after: page)
+        harness.app.application(open: redirect)
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript.last, "app.exchangeToken(nil closed=true)")
+        XCTAssertEqual(session.code, query(redirect)["code"])
+        XCTAssertNotNil(session.accessToken)
+        XCTAssertNotNil(session.idToken)
+        XCTAssertEqual(session.tokenType, "Bearer", "as the provider sent it")
+        XCTAssertTrue(harness.app.hasValidAccessToken)
+        harness.app.closeLogin()
+        _ = await harness.log.waitForEvents(4)
+        XCTAssertEqual(harness.log.transcript.last, "app.loginCompleted(closed=false)", "exchangeToken's completion already closed the page")
     }
 
-    func testLoadLoginSessionChecksClientIdThenRedirectUrlThenScope() async throws {
-        let setup = try makeSetup()
-        let cases: [([String], String)] = [
-            (["ClientId", "RedirectUrl", "Scope"], "loadConfiguration/invalidClientId"),
-            (["RedirectUrl", "Scope"], "loadConfiguration/invalidRedirectUrl"),
-            (["Scope", "ServiceDiscoveryUrl"], "loadConfiguration/invalidScope"),
-            (["ServiceDiscoveryUrl"], "loadConfiguration/invalidServiceDiscoveryUrl"),
-        ]
-        for (index, (missing, expected)) in cases.enumerated() {
-            var settings = setup.settings
-            missing.forEach { settings[$0] = nil }
-            setup.partner.configuration = settings
-            setup.app.signInWithLoginConfig()
-            _ = await setup.log.waitForEvents(index + 1)
-            XCTAssertEqual(setup.log.transcript.last, "app.loadLoginSession(\(expected))", "\(missing)")
+    func testWithAnAgentLoginEndsWhenTheSignInHas() async throws {
+        let harness = try makeGrabIdHarness()
+        harness.app.signInWithLoginConfig()
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(nil)"])
+        let session = try XCTUnwrap(harness.app.loginSession)
+        XCTAssertNotNil(session.accessToken)
+        XCTAssertNotNil(session.state)
+        harness.app.closeLogin()
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript.last, "app.loginCompleted(closed=true)", "the agent's page counts as shown")
+    }
+
+    func testIdTokenInfoRepeatIdLoginAndLogout() async throws {
+        let harness = try makeGrabIdHarness()
+        harness.app.signInWithLoginConfig()
+        _ = await harness.log.waitForEvents(2)
+        harness.app.loadIdTokenInfo()
+        _ = await harness.log.waitForEvents(3)
+        let info = try XCTUnwrap(harness.app.idTokenInfo)
+        XCTAssertEqual(info.audience, "session-demo")
+        XCTAssertEqual(info.issuer, harness.provider.issuer.absoluteString)
+        XCTAssertEqual(info.partnerUserId, "erika")
+        XCTAssertEqual(info.nonce, harness.app.loginSession?.nonce)
+        XCTAssertNotNil(info.tokenId)
+        XCTAssertNil(info.service, "LocalProvider issues no Grab service claim")
+        // A second login while the token is valid needs no page.
+        harness.app.signIn(with: try XCTUnwrap(harness.app.loginSession))
+        harness.app.logout()
+        harness.app.logout()
+        _ = await harness.log.waitForEvents(6)
+        XCTAssertEqual(harness.log.transcript, [
+            "app.loadLoginSession(nil)", "app.login(nil)", "app.getIdTokenInfo(nil user=erika valid=true)",
+            "app.login(nil)", "app.logout(nil)", "app.logout(logout/logoutFailed)",
+        ])
+        XCTAssertEqual(harness.provider.requests(to: .authorization).count, 1)
+        XCTAssertTrue(harness.provider.requests(to: .revocation).isEmpty, "GrabID's logout does not revoke")
+        XCTAssertFalse(harness.app.hasValidAccessToken)
+        XCTAssertNil(harness.app.loginSession?.accessToken)
+    }
+
+    func testAStoredSessionLogsInWithoutAPageAndKeepsItsNonce() async throws {
+        let store = InMemoryTokenStore()
+        let first = try makeGrabIdHarness(store: store)
+        first.app.signInWithLoginConfig()
+        _ = await first.log.waitForEvents(2)
+        let second = try makeGrabIdHarness(store: store)
+        second.partner.configuration = first.settings
+        second.app.signInWithLoginConfig()
+        _ = await second.log.waitForEvents(2)
+        second.app.loadIdTokenInfo()
+        _ = await second.log.waitForEvents(3)
+        XCTAssertEqual(second.log.transcript, [
+            "app.loadLoginSession(nil)", "app.login(nil)", "app.getIdTokenInfo(nil user=erika valid=true)",
+        ])
+        XCTAssertEqual(first.provider.requests(to: .authorization).count, 1, "the second app restored the stored session")
+        XCTAssertEqual(second.app.loginSession?.nonce, first.app.loginSession?.nonce)
+    }
+
+    func testGetIdTokenInfoWithoutAnIdTokenIsInvalidIdToken() async throws {
+        let harness = try makeGrabIdHarness()
+        let (session, _) = harness.partner.createLoginSession(clientId: "session-demo", redirectUrl: GrabIdHarness.redirectURI.absoluteString,
+                                                              scope: "openid", serviceDiscoveryUrl: harness.discoveryURL)
+        harness.app.signIn(with: try XCTUnwrap(session))
+        _ = await harness.log.waitForEvents(1)
+        harness.app.logout()
+        _ = await harness.log.waitForEvents(2)
+        harness.app.loadIdTokenInfo()
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript, [
+            "app.login(nil)", "app.logout(nil)", "app.getIdTokenInfo(getIdTokenInfo/invalidIdToken user=- valid=false)",
+        ])
+        XCTAssertEqual(harness.app.lastMessage, "Invalid idToken.", "GrabID's message")
+    }
+
+    func testARedirectThatIsNotTheLoginsFailsSecurityValidation() async throws {
+        let harness = try makeGrabIdHarness()
+        var pages = harness.openedLoginPages()
+        harness.app.signInWithLoginConfig()
+        let page = await pages.next()
+        harness.app.application(open: URL(string: "com.example.other:/callback?code=x&state=y")!)
+        _ = await harness.log.waitForEvents(3)
+        harness.app.application(open: try await harness.redirect(after: page))
+        _ = await harness.log.waitForEvents(4)
+        XCTAssertEqual(harness.log.transcript, [
+            "app.loadLoginSession(nil)", "app.login(nil)",
+            "app.exchangeToken(exchangeToken/securityValidationFailed closed=true)",
+            "app.exchangeToken(nil closed=false)",
+        ])
+    }
+
+    func testARedirectWithAnErrorOrAnotherStateFailsSecurityValidation() async throws {
+        for forge in [false, true] {
+            let harness = try makeGrabIdHarness()
+            if !forge { harness.provider.scriptConsent(.deny) }
+            var pages = harness.openedLoginPages()
+            harness.app.signInWithLoginConfig()
+            var redirect = try await harness.redirect(after: await pages.next())
+            if forge {
+                var components = try XCTUnwrap(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
+                components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+                redirect = try XCTUnwrap(components.url)
+            }
+            harness.app.application(open: redirect)
+            _ = await harness.log.waitForEvents(3)
+            XCTAssertEqual(harness.log.transcript, [
+                "app.loadLoginSession(nil)", "app.login(nil)", "app.exchangeToken(exchangeToken/securityValidationFailed closed=true)",
+            ], forge ? "forged state" : "access_denied")
+            XCTAssertTrue(harness.provider.requests(to: .token).isEmpty, "no code was exchanged")
+        }
+    }
+
+    func testAFailureBeforeThePageIsShownEndsTheLogin() async throws {
+        for agent in [HeadlessUserAgent() as AuthorizationAgent?, nil] {
+            let harness = try makeGrabIdHarness(agent: agent)
+            if agent == nil { _ = harness.openedLoginPages() }
+            var settings = harness.settings
+            settings["ServiceDiscoveryUrl"] = "http://127.0.0.1:1"
+            harness.partner.configuration = settings
+            harness.app.signInWithLoginConfig()
+            _ = await harness.log.waitForEvents(2)
+            XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(authorization/network)"])
         }
     }
 
     func testLoadLoginSessionReadsAConfigurationFile() async throws {
-        let setup = try makeSetup()
-        setup.partner.configuration = nil
+        let harness = try makeGrabIdHarness()
+        harness.partner.configuration = nil
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("grabid-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: ["GrabIdPartnerSDK": setup.settings]).write(to: file)
+        try JSONSerialization.data(withJSONObject: ["GrabIdPartnerSDK": harness.settings]).write(to: file)
         setenv("GRABID_PARTNER_SDK_CONFIG", file.path, 1)
         addTeardownBlock {
             unsetenv("GRABID_PARTNER_SDK_CONFIG")
             try? FileManager.default.removeItem(at: file)
         }
-        setup.app.signInWithLoginConfig()
-        _ = await setup.log.waitForEvents(2)
-        XCTAssertEqual(setup.log.transcript, ["app.loadLoginSession(nil)", "app.login(nil)"])
+        harness.app.signInWithLoginConfig()
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(nil)"])
     }
+}
 
-    func testLoginTokensIdTokenInfoAndLogout() async throws {
-        let setup = try makeSetup()
-        setup.app.signInWithLoginConfig()
-        _ = await setup.log.waitForEvents(2)
-        XCTAssertTrue(setup.app.hasValidAccessToken)
-        XCTAssertNotNil(setup.app.loginSession?.idToken)
-        XCTAssertEqual(setup.app.loginSession?.tokenType, "Bearer")
-        setup.app.loadIdTokenInfo()
-        setup.app.closeLogin()
-        _ = await setup.log.waitForEvents(4)
-        // A second login while the token is valid needs no authorization.
-        setup.app.signIn(with: try XCTUnwrap(setup.app.loginSession))
-        _ = await setup.log.waitForEvents(5)
-        setup.app.logout()
-        _ = await setup.log.waitForEvents(6)
-        setup.app.logout()
-        _ = await setup.log.waitForEvents(7)
-        XCTAssertEqual(setup.log.transcript, [
-            "app.loadLoginSession(nil)", "app.login(nil)",
-            "app.getIdTokenInfo(nil user=erika valid=true)", "app.loginCompleted(closed)",
-            "app.login(nil)",
-            "app.logout(nil)", "app.logout(logout/logoutFailed)",
-        ])
-        XCTAssertEqual(setup.provider.requests(to: .authorization).count, 1)
-        XCTAssertTrue(setup.provider.requests(to: .revocation).isEmpty, "GrabID's logout does not revoke")
-        XCTAssertFalse(setup.app.hasValidAccessToken)
+/// A URLSession that counts the tasks it makes, as GrabID's tests' mock sessions do.
+final class CountingURLSession: URLSession, @unchecked Sendable {
+    // @unchecked Sendable: `made` is read and written only while holding `lock`.
+    private let lock = NSLock()
+    private var made = 0
+    private let inner = URLSession(configuration: .ephemeral)
+
+    var tasksMade: Int { lock.withLock { made } }
+
+    override func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) -> URLSessionDataTask {
+        lock.withLock { made += 1 }
+        return inner.dataTask(with: request, completionHandler: completionHandler)
     }
+}
 
-    func testExchangeTokenCompletesAnExternalLogin() async throws {
-        let setup = try makeSetup(agent: nil)
-        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
-        setup.partner.authorizationURLHandler = { sink.yield($0) }
-        let (session, error) = setup.partner.createLoginSession(clientId: "session-demo", redirectUrl: "com.example.sessiondemo:/callback",
-                                                                scope: "openid", serviceDiscoveryUrl: setup.settings["ServiceDiscoveryUrl"] as? String)
-        XCTAssertNil(error)
-        setup.app.signIn(with: try XCTUnwrap(session))
-        var iterator = urls.makeAsyncIterator()
-        let next = await iterator.next()
-        let url = try XCTUnwrap(next)
-        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
-        setup.app.application(open: URL(string: "com.example.other:/callback?code=x&state=y")!)
-        setup.app.application(open: redirect)
-        _ = await setup.log.waitForEvents(3)
-        XCTAssertEqual(setup.log.transcript, [
-            "app.exchangeToken(exchangeToken/securityValidationFailed)",
-            "app.exchangeToken(nil)", "app.login(nil)",
-        ])
-        XCTAssertTrue(setup.app.hasValidAccessToken)
-    }
-
-    func testARedirectWithAnErrorFailsSecurityValidation() async throws {
-        let setup = try makeSetup(agent: nil)
-        setup.provider.scriptConsent(.deny)
-        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
-        setup.partner.authorizationURLHandler = { sink.yield($0) }
-        setup.partner.configuration = setup.settings
-        setup.app.signInWithLoginConfig()
-        var iterator = urls.makeAsyncIterator()
-        let next = await iterator.next()
-        let url = try XCTUnwrap(next)
-        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
-        setup.app.application(open: redirect)
-        _ = await setup.log.waitForEvents(3)
-        XCTAssertEqual(setup.log.transcript, [
-            "app.loadLoginSession(nil)",
-            "app.exchangeToken(exchangeToken/securityValidationFailed)", "app.login(authorization/authorizationFailed)",
-        ])
-    }
-
-    func testARedirectWithAnotherStateFailsSecurityValidation() async throws {
-        let setup = try makeSetup(agent: nil)
-        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
-        setup.partner.authorizationURLHandler = { sink.yield($0) }
-        setup.app.signInWithLoginConfig()
-        var iterator = urls.makeAsyncIterator()
-        let next = await iterator.next()
-        let url = try XCTUnwrap(next)
-        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
-        var components = try XCTUnwrap(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
-        components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
-        setup.app.application(open: try XCTUnwrap(components.url))
-        _ = await setup.log.waitForEvents(3)
-        XCTAssertEqual(setup.log.transcript, [
-            "app.loadLoginSession(nil)",
-            "app.exchangeToken(exchangeToken/securityValidationFailed)", "app.login(authorization/securityValidationFailed)",
-        ])
-        XCTAssertTrue(setup.provider.requests(to: .token).isEmpty, "the code was never exchanged")
-    }
-
-    func testAnUnreachableProviderIsANetworkError() async throws {
-        let setup = try makeSetup()
-        var settings = setup.settings
-        settings["ServiceDiscoveryUrl"] = "http://127.0.0.1:1"
-        setup.partner.configuration = settings
-        setup.app.signInWithLoginConfig()
-        _ = await setup.log.waitForEvents(2)
-        XCTAssertEqual(setup.log.transcript, ["app.loadLoginSession(nil)", "app.login(authorization/network)"])
+final class GrabIdURLSessionTests: XCTestCase {
+    func testAPartnerMadeWithAURLSessionSendsThroughIt() async throws {
+        let provider = try LocalProvider(clock: SystemClock())
+        addTeardownBlock { provider.stop() }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("grabid-store-\(UUID().uuidString)")
+        setenv("XDG_DATA_HOME", data.path, 1)
+        addTeardownBlock {
+            unsetenv("XDG_DATA_HOME")
+            try? FileManager.default.removeItem(at: data)
+        }
+        let session = CountingURLSession(configuration: .ephemeral)
+        let partner = GrabIdPartner(urlSession: session, bundle: .main)
+        partner.authorizationAgent = HeadlessUserAgent()
+        let log = CallbackLog()
+        let app = LegacyGrabIdApp(grabIdPartner: partner) { log.record("app", $0, $1) }
+        let (loginSession, _) = partner.createLoginSession(clientId: "session-demo", redirectUrl: GrabIdHarness.redirectURI.absoluteString,
+                                                           scope: "openid", serviceDiscoveryUrl: provider.issuer.absoluteString)
+        app.signIn(with: try XCTUnwrap(loginSession))
+        _ = await log.waitForEvents(1)
+        app.logout()
+        _ = await log.waitForEvents(2)
+        XCTAssertEqual(log.transcript, ["app.login(nil)", "app.logout(nil)"])
+        XCTAssertGreaterThanOrEqual(session.tasksMade, 3, "discovery, code exchange and JWKS went through the app's session")
     }
 }

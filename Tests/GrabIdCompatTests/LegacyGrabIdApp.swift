@@ -1,11 +1,13 @@
 // Written the way a GrabID partner app is written (Swift 5 language mode, only GrabIdCompat
-// imported): if a GrabIdCompat signature drifts from GrabID's, this file stops compiling.
+// imported): a view-controller-like object that loads or creates a login session, logs in, hands
+// redirects to exchangeToken, reads the ID-token information and logs out. If a GrabIdCompat
+// signature drifts from GrabID 1.0.6's, this file stops compiling.
 import Foundation
 import GrabIdCompat
 
-final class LegacyGrabIdApp {
+final class LegacyGrabIdApp: NSObject {
     let grabIdPartner: GrabIdPartnerProtocol
-    var loginSession: LoginSession?
+    private(set) var loginSession: LoginSession?
     var idTokenInfo: IdTokenInfo?
     private let presentingViewController = NSObject()
     private let onEvent: (String, String) -> Void
@@ -15,8 +17,12 @@ final class LegacyGrabIdApp {
         self.onEvent = onEvent
     }
 
+    /// The message the app would show for the last error, as GrabID's example app does.
+    private(set) var lastMessage: String?
+
     private func describe(_ error: GrabIdPartnerError?) -> String {
         guard let error = error else { return "nil" }
+        lastMessage = error.localizeMessage ?? GrabIdPartnerLocalization.somethingWentWrong.rawValue
         return "\(error.domain)/\(error.code)"
     }
 
@@ -30,32 +36,33 @@ final class LegacyGrabIdApp {
             self.loginSession = loginSession
             if let error = error {
                 self.record("loadLoginSession", self.describe(error))
-            } else if let loginSession = loginSession {
+            } else {
                 self.record("loadLoginSession", "nil")
-                self.grabIdPartner.login(loginSession: loginSession, presentingViewController: self.presentingViewController) { [weak self] (error) in
-                    guard let self = self else { return }
-                    self.record("login", self.describe(error))
-                }
+                self.login(loginSession: loginSession)
             }
         }
     }
 
     func signIn(with loginSession: LoginSession) {
         self.loginSession = loginSession
+        login(loginSession: loginSession)
+    }
+
+    private func login(loginSession: LoginSession?) {
+        guard let loginSession = loginSession else { return }
         grabIdPartner.login(loginSession: loginSession, presentingViewController: presentingViewController) { [weak self] (error) in
             guard let self = self else { return }
             self.record("login", self.describe(error))
         }
     }
 
+    /// The app delegate's `application(_:open:options:)`.
     func application(open url: URL) {
         guard let loginSession = loginSession else { return }
         grabIdPartner.exchangeToken(loginSession: loginSession, url: url) { [weak self] (error) in
             guard let self = self else { return }
-            if !self.grabIdPartner.loginCompleted(loginSession: loginSession) {
-                self.record("loginCompleted", "false")
-            }
-            self.record("exchangeToken", self.describe(error))
+            let closed = self.grabIdPartner.loginCompleted(loginSession: loginSession)
+            self.record("exchangeToken", "\(self.describe(error)) closed=\(closed)")
         }
     }
 
@@ -71,8 +78,9 @@ final class LegacyGrabIdApp {
 
     func closeLogin() {
         guard let loginSession = loginSession else { return }
-        _ = grabIdPartner.loginCompleted(loginSession: loginSession) { [weak self] in
-            self?.record("loginCompleted", "closed")
+        var closed = false
+        closed = grabIdPartner.loginCompleted(loginSession: loginSession) { [weak self] in
+            self?.record("loginCompleted", "closed=\(closed)")
         }
     }
 

@@ -86,6 +86,25 @@ final class CompatHookTests: XCTestCase {
         ])
     }
 
+    func testEndSessionInTurnLetsTheCallsBeforeItFinish_C4() async throws {
+        let facade = try makeFacade()
+        let log = facade.log
+        await facade.initialize()
+        await facade.signIn()
+        facade.provider.inject(.delay(0.2), at: .userInfo)
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
+        facade.service.endSessionInTurn(completion: log.completion("endSessionInTurn"))
+        facade.service.endSessionInTurn(completion: log.completion("endSessionInTurn"))
+        _ = await log.waitForEvents(4 + 8)
+        XCTAssertEqual(facade.transcript(after: 4), [
+            "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+            "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
+            "A.didEndSession()", "completion.endSessionInTurn(true)",
+            "A.didEndSession()", "completion.endSessionInTurn(false)",
+        ])
+    }
+
     func testCancelAuthorizationSaysWhetherAnAuthorizationWasInProgress_C14() async throws {
         let facade = try makeFacade()
         await facade.initialize()

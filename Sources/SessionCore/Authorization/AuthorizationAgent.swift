@@ -11,22 +11,22 @@ public protocol AuthorizationAgent: Sendable {
 
     /// The entry point ``SessionClient/signIn(flow:agent:)`` calls. An agent that must choose
     /// the redirect URI itself (a loopback listener on an ephemeral port, RFC 8252 §7.3) calls
-    /// `buildRequest` once with the URI it listens on and gets the authorization URL to open.
+    /// `buildRequest` once with the URI it listens on and gets the request whose `url` it opens.
     ///
     /// The default implementation builds the request for `configuredRedirectURI` and calls
     /// ``authorize(url:redirectURI:)``.
     /// - Parameters:
     ///   - configuredRedirectURI: the configuration's redirect URI.
     ///   - buildRequest: makes the pending authorization request for a redirect URI and returns
-    ///     its URL. Only the configured URI is accepted, or, when that is an http loopback URI
+    ///     it. Only the configured URI is accepted, or, when that is an http loopback URI
     ///     without a port, the same URI with a port.
-    func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL
+    func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL
 }
 
 extension AuthorizationAgent {
     /// Builds the request for the configured redirect URI and presents it.
-    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL {
-        let url = try await buildRequest(configuredRedirectURI)
-        return try await authorize(url: url, redirectURI: configuredRedirectURI)
+    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
+        let request = try await buildRequest(configuredRedirectURI)
+        return try await authorize(url: request.url, redirectURI: configuredRedirectURI)
     }
 }

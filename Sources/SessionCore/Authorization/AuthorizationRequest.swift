@@ -2,7 +2,8 @@ import Foundation
 
 /// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC parameters), ready to be
 /// opened in a browser. Its `state`, `nonce` and PKCE verifier are fresh from the system CSPRNG
-/// and used once; they are not exposed and never appear in ``description``.
+/// and used once. They can be read, as AppAuth's request allows, for legacy APIs that expose
+/// them; they are secrets until the request is answered, and never appear in ``description``.
 public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// The URL to open.
     public let url: URL
@@ -10,9 +11,14 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     public let redirectURI: URL
     /// The flow requested.
     public let flow: AuthFlow
-    let state: String
-    let nonce: String?
+    /// The `state` sent, which the response must echo (a secret: never log it).
+    public let state: String
+    /// The `nonce` sent, which the ID token must carry; nil for a flow without ID token (a secret).
+    public let nonce: String?
     let pkce: PKCE
+
+    /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
+    public var codeVerifier: String { pkce.verifier }
 
     /// Builds the request for `flow` from the configuration and the provider's metadata, sent
     /// with `redirectURI` (the configured one unless a loopback agent chose its port).

@@ -47,10 +47,16 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// - Throws: `invalidConfiguration` when the redirect URI is not http on a loopback IP;
     ///   `networkError` when the port cannot be bound; `timeout` when no redirect arrives in
     ///   time; `cancelled` when the task is cancelled.
-    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> URL) async throws -> URL {
-        let receiver = try RedirectReceiver(redirectURI: configuredRedirectURI)
+    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
+        try await present(listeningOn: configuredRedirectURI) { try await buildRequest($0).url }
+    }
+
+    /// Listens on `redirectURI` (its port, or an ephemeral one), opens the URL `makeURL` gives
+    /// for the URI listened on, and waits for the redirect.
+    private func present(listeningOn redirectURI: URL, makeURL: @Sendable (URL) async throws -> URL) async throws -> URL {
+        let receiver = try RedirectReceiver(redirectURI: redirectURI)
         defer { receiver.stop() }
-        let url = try await buildRequest(receiver.redirectURI)
+        let url = try await makeURL(receiver.redirectURI)
         print("Open this URL in a browser to sign in: \(url.absoluteString)")
         open(url)
         return try await receiver.wait(timeout: timeout)
@@ -65,7 +71,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "a loopback browser agent given a finished URL needs a redirect URI with a port")
         }
-        return try await authorize(configuredRedirectURI: redirectURI) { _ in url }
+        return try await present(listeningOn: redirectURI) { _ in url }
     }
 
     private func open(_ url: URL) {

@@ -84,7 +84,7 @@ extension SessionClient {
             callbackURL = try await agent.authorize(configuredRedirectURI: configuration.redirectURI) { redirectURI in
                 let request = try await self.beginAuthorization(flow: flow, redirectURI: redirectURI)
                 try started.record(request)
-                return request.url
+                return request
             }
         } catch {
             if let request = started.request { consumePending(request) }

@@ -16,15 +16,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public let scopes: [String]
     /// The ID token's `sub`, when the session has an ID token.
     public let subject: String?
+    /// The `token_type` as the provider spelled it (`Bearer`, `bearer`, ...); nil for sessions
+    /// stored before it was kept.
+    public let tokenType: String?
 
     /// Creates a token set.
-    public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?) {
+    public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?,
+                tokenType: String? = "Bearer") {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.expiresAt = expiresAt
         self.scopes = scopes
         self.subject = subject
+        self.tokenType = tokenType
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`.
@@ -35,7 +40,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// The same tokens with another access-token expiry (for tests and tools that simulate expiry).
     public func withExpiry(_ date: Date?) -> SessionTokens {
-        SessionTokens(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: date, scopes: scopes, subject: subject)
+        SessionTokens(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: date, scopes: scopes, subject: subject,
+                      tokenType: tokenType)
     }
 
     /// Which tokens are present and when the access token expires; never a token value.

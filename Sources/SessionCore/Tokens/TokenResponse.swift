@@ -4,6 +4,8 @@ import Foundation
 /// `token_type` Bearer (RFC 6750), `expires_in` a positive number when present.
 struct TokenResponse: Sendable {
     let accessToken: String
+    /// `token_type` as the provider spelled it (compared without case).
+    let tokenType: String
     let refreshToken: String?
     let idToken: String?
     let expiresIn: TimeInterval?
@@ -17,7 +19,8 @@ struct TokenResponse: Sendable {
             SessionError(.invalidResponse, process: .authentication, message: "\(purpose): \(why)")
         }
         accessToken = try fields.requiredString("access_token")
-        guard try fields.requiredString("token_type").caseInsensitiveCompare("Bearer") == .orderedSame else {
+        tokenType = try fields.requiredString("token_type")
+        guard tokenType.caseInsensitiveCompare("Bearer") == .orderedSame else {
             throw fields.fail("'token_type' is not Bearer")
         }
         // Some providers send expires_in as a numeric string.
@@ -45,7 +48,8 @@ struct TokenResponse: Sendable {
             idToken: idToken ?? previous?.idToken,
             expiresAt: expiresIn.map { now.addingTimeInterval($0) },
             scopes: scope ?? previous?.scopes ?? requestedScopes,
-            subject: subject ?? previous?.subject
+            subject: subject ?? previous?.subject,
+            tokenType: tokenType
         )
     }
 }

@@ -129,31 +129,11 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
         if state.tooLarge {
             state.continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         } else if let error {
-            state.continuation.resume(throwing: Self.transportError(error))
+            state.continuation.resume(throwing: HTTPTransportError(failure: error))
         } else if let response = task.response as? HTTPURLResponse {
-            var headers: [String: String] = [:]
-            for (name, value) in response.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
-            }
-            state.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: state.body))
+            state.continuation.resume(returning: HTTPResponse(response, body: state.body))
         } else {
             state.continuation.resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
-        }
-    }
-
-    private static func transportError(_ error: Error) -> HTTPTransportError {
-        guard let urlError = error as? URLError else {
-            return HTTPTransportError(.connectionLost, detail: "transport failure")
-        }
-        switch urlError.code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .badURL, .unsupportedURL:
-            return HTTPTransportError(.cannotConnect, detail: "cannot connect (URLError \(urlError.code.rawValue))")
-        case .timedOut:
-            return HTTPTransportError(.timedOut, detail: "the request timed out")
-        case .cancelled:
-            return HTTPTransportError(.cancelled, detail: "the request was cancelled")
-        default:
-            return HTTPTransportError(.connectionLost, detail: "the connection failed (URLError \(urlError.code.rawValue))")
         }
     }
 }

@@ -40,13 +40,21 @@ enum Outcome {
 
     static func authentication(_ result: Result<String, SessionError>,
                                _ completion: (@Sendable (Result<String, SessionError>) -> Void)?) -> Delivery {
-        let notify: @Sendable (SessionServiceDelegate) -> Void
+        Delivery(notify: authenticationNotice(result), complete: completing(completion, with: result))
+    }
+
+    /// A sign-in whose completion gets the whole ``SessionTokens``; listeners hear the access token.
+    static func authentication(_ result: Result<SessionTokens, SessionError>,
+                               _ completion: (@Sendable (Result<SessionTokens, SessionError>) -> Void)?) -> Delivery {
+        Delivery(notify: authenticationNotice(result.map(\.accessToken)), complete: completing(completion, with: result))
+    }
+
+    private static func authenticationNotice(_ result: Result<String, SessionError>) -> @Sendable (SessionServiceDelegate) -> Void {
         switch result {
-        case .success(let token): notify = { $0.didFinishAuthentication(token) }
-        case .failure(let error) where error.code == .cancelled: notify = { $0.didCancelAuthentication(error) }
-        case .failure(let error): notify = { $0.didFinishAuthenticationWithError(error) }
+        case .success(let token): { $0.didFinishAuthentication(token) }
+        case .failure(let error) where error.code == .cancelled: { $0.didCancelAuthentication(error) }
+        case .failure(let error): { $0.didFinishAuthenticationWithError(error) }
         }
-        return Delivery(notify: notify, complete: completing(completion, with: result))
     }
 
     static func userInfo(_ result: Result<UserInfo, SessionError>,
@@ -76,8 +84,8 @@ enum Outcome {
         return Delivery(notify: notify, complete: completing(completion, with: result))
     }
 
-    static func endSession(_ result: Result<Void, SessionError>,
-                           _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) -> Delivery {
+    static func endSession<Value: Sendable>(_ result: Result<Value, SessionError>,
+                                           _ completion: (@Sendable (Result<Value, SessionError>) -> Void)?) -> Delivery {
         let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
         case .success: { $0.didEndSession() }
         case .failure(let error): { $0.didEndSessionWithError(error) }

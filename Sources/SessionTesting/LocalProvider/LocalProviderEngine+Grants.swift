@@ -182,7 +182,7 @@ extension LocalProviderEngine {
         if grant.scopes.contains("openid") {
             var claims: [String: Any] = [
                 "iss": issuer, "sub": grant.subject, "aud": grant.clientID, "azp": grant.clientID,
-                "iat": Int(now.timeIntervalSince1970), "auth_time": Int(now.timeIntervalSince1970),
+                "iat": Int(now.timeIntervalSince1970), "auth_time": Int(now.timeIntervalSince1970), "jti": Self.randomValue("id"),
                 "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
             ]
             if let nonce { claims["nonce"] = nonce }

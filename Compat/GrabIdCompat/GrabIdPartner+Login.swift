@@ -1,0 +1,92 @@
+import Foundation
+import SessionCore
+import SessionFacade
+
+extension GrabIdPartner {
+    /// Signs in. A stored session that is still usable (refreshed first when it is about to
+    /// expire) needs no page: the completion gets nil at once. Otherwise the login page is shown:
+    /// without ``authorizationAgent`` its URL goes to ``authorizationURLHandler``, the completion
+    /// gets nil once it has, and the app hands the redirect to
+    /// ``exchangeToken(loginSession:url:completion:)``; with an agent, the completion waits for
+    /// the whole sign-in. Errors have domain `authorization`.
+    public func login(loginSession: LoginSession, presentingViewController: GrabIdPresentationAnchor,
+                      completion: @escaping (GrabIdPartnerError?) -> Void) {
+        let done = GrabIdPartnerState.Completion(completion)
+        let entry = entry(for: loginSession)
+        let agent = authorizationAgent
+        let state = state
+        entry.service.currentTokens { stored in
+            switch stored {
+            case .success(let tokens):
+                loginSession.adopt(tokens)
+                return done.value(nil)
+            case .failure(let error) where error.code != .notAuthenticated && error.code != .reauthenticationRequired:
+                return done.value(GrabIdPartnerError(state.cause(error, in: entry), domain: .authorization))
+            case .failure:
+                break
+            }
+            if agent == nil { state.withLock { _ in entry.pendingLogin = done } }
+            let observed = GrabIdLoginAgent(inner: agent ?? entry.service.externalRedirectAgent) { request in
+                loginSession.begin(request)
+                state.withLock { _ in entry.loginPageOpen = true }
+            }
+            entry.service.getAuthorization(flow: .login, agent: observed, tokensCompletion: { result in
+                if case .success(let tokens) = result { loginSession.adopt(tokens) }
+                let (login, exchange) = state.withLock { _ in
+                    defer { (entry.pendingLogin, entry.pendingExchange) = (nil, nil) }
+                    return (agent == nil ? entry.pendingLogin : done, entry.pendingExchange)
+                }
+                let error = result.failure.map { state.cause($0, in: entry) }
+                exchange?.value(error.map { GrabIdPartnerError($0, domain: .exchangeToken) })
+                login?.value(error.map { GrabIdPartnerError($0, domain: .authorization) })
+            })
+        }
+    }
+
+    /// Hands the redirect the app received to the login in progress, which exchanges its code.
+    /// The completion gets nil once the session has its tokens; `securityValidationFailed`
+    /// (domain `exchangeToken`) for a URL that is not that login's redirect, that carries an
+    /// error or another `state`; the token endpoint's or the ID token's error otherwise.
+    public func exchangeToken(loginSession: LoginSession, url: URL, completion: @escaping (GrabIdPartnerError?) -> Void) {
+        let done = GrabIdPartnerState.Completion(completion)
+        // Registered before resuming, so that the login's end finds it.
+        let entry = state.withLock { values -> GrabIdPartnerState.Entry? in
+            guard let entry = values.entries[ObjectIdentifier(loginSession)], entry.session === loginSession,
+                  entry.pendingExchange == nil else { return nil }
+            entry.pendingExchange = done
+            return entry
+        }
+        guard let entry, entry.service.resumeSession(url) else {
+            if let entry { state.withLock { _ in entry.pendingExchange = nil } }
+            return deliver(done, GrabIdPartnerError(.securityValidationFailed, .exchangeToken))
+        }
+        loginSession.code = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value
+    }
+
+    /// Closes the login page: true when one was shown since the last call (GrabID dismissed its
+    /// Safari view then), false otherwise. `completion` runs on the callback queue either way.
+    public func loginCompleted(loginSession: LoginSession) -> Bool {
+        loginCompleted(loginSession: loginSession, completion: nil)
+    }
+
+    /// As ``loginCompleted(loginSession:)``, then calls `completion` on the callback queue.
+    public func loginCompleted(loginSession: LoginSession, completion: (() -> Void)?) -> Bool {
+        let wasOpen = state.withLock { values -> Bool in
+            guard let entry = values.entries[ObjectIdentifier(loginSession)], entry.session === loginSession else { return false }
+            defer { entry.loginPageOpen = false }
+            return entry.loginPageOpen
+        }
+        if let completion {
+            let closed = Unchecked(completion)
+            callbackQueue.async { closed.value() }
+        }
+        return wasOpen
+    }
+}
+
+extension Result {
+    /// The error of a failure, nil for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
