@@ -34,6 +34,12 @@ public final class GIDProfileData: NSObject, @unchecked Sendable {
     }
 }
 
+/// What ``GIDAuthentication/getTokensWithHandler(_:)`` and ``GIDAuthentication/refreshTokensWithHandler(_:)`` call back with.
+public typealias GIDAuthenticationHandler = (GIDAuthentication?, Error?) -> Void
+
+/// What Google Sign-In 4.x's access-token calls call back with.
+public typealias GIDAccessTokenHandler = (String?, Error?) -> Void
+
 /// The user's tokens, which it can refresh.
 ///
 /// `@unchecked Sendable`: `tokens` is read and written only while holding `lock`.
@@ -66,15 +72,27 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
 
     /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
     /// first when needed), on the sign-in's callback queue.
-    public func getTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
+    public func getTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
         let callback = Handler(handler)
         service.currentTokens { [self] result in finish(result, callback) }
     }
 
     /// Refreshes the tokens now and calls `handler` on the sign-in's callback queue.
-    public func refreshTokensWithHandler(_ handler: @escaping (GIDAuthentication?, Error?) -> Void) {
+    public func refreshTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
         let callback = Handler(handler)
         service.refreshTokens { [self] result in finish(result, callback) }
+    }
+
+    /// Google Sign-In 4.x's access-token call (deprecated there in favour of
+    /// ``getTokensWithHandler(_:)``): the access token, refreshed first when needed.
+    public func getAccessTokenWithHandler(_ handler: @escaping GIDAccessTokenHandler) {
+        getTokensWithHandler { authentication, error in handler(authentication?.accessToken, error) }
+    }
+
+    /// Google Sign-In 4.x's refresh call (deprecated there in favour of
+    /// ``refreshTokensWithHandler(_:)``): refreshes now and gives the new access token.
+    public func refreshAccessTokenWithHandler(_ handler: @escaping GIDAccessTokenHandler) {
+        refreshTokensWithHandler { authentication, error in handler(authentication?.accessToken, error) }
     }
 
     private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: Handler<(GIDAuthentication?, Error?) -> Void>) {
@@ -99,9 +117,12 @@ public final class GIDGoogleUser: NSObject, @unchecked Sendable {
     public let authentication: GIDAuthentication!
     /// The scopes granted.
     public let grantedScopes: [Any]!
+    /// Google Sign-In 4.x's name for ``grantedScopes`` (deprecated there since 4.2).
+    public var accessibleScopes: [Any]! { grantedScopes }
     /// The hosted domain (`hd` claim), if any.
     public let hostedDomain: String!
-    /// Not provided (always nil): offline access codes are not part of SessionService.
+    /// The one-time code for the app's server: the token response's `server_code`, which the
+    /// provider sends when ``GIDSignIn/serverClientID`` is set; nil otherwise.
     public let serverAuthCode: String!
 
     init(tokens: SessionTokens, profile: GIDProfileData?, authentication: GIDAuthentication) {
@@ -110,7 +131,7 @@ public final class GIDGoogleUser: NSObject, @unchecked Sendable {
         self.authentication = authentication
         grantedScopes = tokens.scopes
         hostedDomain = tokens.idToken.flatMap { try? IDToken($0) }?.claims["hd"]?.stringValue
-        serverAuthCode = nil
+        serverAuthCode = tokens.additionalParameters["server_code"]
     }
 }
 

@@ -3,28 +3,14 @@ import Foundation
 import SessionCore
 import SessionFacade
 
-/// What `signIn` presents from: a view controller with UIKit, any object without.
-public typealias GIDPresentationAnchor = PresentationAnchor
-
-/// Google Sign-In 5's delegate.
-public protocol GIDSignInDelegate: NSObjectProtocol {
-    /// A sign-in (interactive or restored) finished: a user, or an error in `kGIDSignInErrorDomain`.
-    func sign(_ signIn: GIDSignIn!, didSignInFor user: GIDGoogleUser!, withError error: Error!)
-    /// `disconnect` finished. Optional: the default does nothing.
-    func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!)
-}
-
-extension GIDSignInDelegate {
-    /// Does nothing.
-    public func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!) {}
-}
-
-/// Google Sign-In 5's `GIDSignIn`, on top of ``SessionService``, for any OpenID provider
-/// (``issuer``, Google's by default).
+/// Google Sign-In's `GIDSignIn` (the 5.x API, and the 4.x names 5.0 replaced), on top of
+/// ``SessionService``, for any OpenID provider (``issuer``, Google's by default).
 ///
 /// The settings (`clientID`, `scopes`, `issuer`, ...) are read when the first operation runs;
-/// the delegate is called on ``callbackQueue`` (main by default). A sign-in without a client ID
-/// or presenting anchor reports an error instead of raising an exception.
+/// the delegates are called on ``callbackQueue`` (main by default). The sign-in page is shown by
+/// ``authorizationAgent``, or its URL goes to ``authorizationURLHandler`` and the app hands the
+/// redirect to ``handle(_:)``; `presentingViewController` is kept but not needed. A sign-in
+/// without a client ID reports an error instead of raising an exception.
 ///
 /// `@unchecked Sendable`: the settings, `user` and `service` are read and written only while
 /// holding `lock`.
@@ -36,6 +22,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
 
     private struct Settings {
         weak var delegate: GIDSignInDelegate?
+        weak var uiDelegate: GIDSignInUIDelegate?
         weak var anchor: GIDPresentationAnchor?
         var clientID: String?
         var scopes: [Any] = []
@@ -71,7 +58,9 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
 
     /// The delegate, held weakly.
     public weak var delegate: GIDSignInDelegate! { get { get(\.delegate) } set { set(\.delegate, newValue) } }
-    /// What sign-in presents from, held weakly.
+    /// Google Sign-In 4.x's UI delegate, held weakly: told when `signIn` is dispatched.
+    public weak var uiDelegate: GIDSignInUIDelegate! { get { get(\.uiDelegate) } set { set(\.uiDelegate, newValue) } }
+    /// What sign-in presents from (5.x), held weakly. Not needed here: an agent or the app shows the page.
     public weak var presentingViewController: GIDPresentationAnchor! { get { get(\.anchor) } set { set(\.anchor, newValue) } }
     /// The client ID.
     public var clientID: String! { get { get(\.clientID) } set { set(\.clientID, newValue) } }
@@ -83,15 +72,17 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public var language: String! { get { get(\.language) } set { set(\.language, newValue) } }
     /// The `login_hint`.
     public var loginHint: String! { get { get(\.loginHint) } set { set(\.loginHint, newValue) } }
-    /// Kept for source compatibility; server auth codes are not supported.
+    /// The client ID of the app's server, sent as Google does, as `audience` with the
+    /// authorization request, the code exchange and each refresh; the provider's `server_code`
+    /// becomes ``GIDGoogleUser/serverAuthCode``.
     public var serverClientID: String! { get { get(\.serverClientID) } set { set(\.serverClientID, newValue) } }
-    /// Kept for source compatibility (OpenID 2 realm); not sent.
+    /// The OpenID 2 realm, sent as Google does, as `openid.realm` with the token requests.
     public var openIDRealm: String! { get { get(\.openIDRealm) } set { set(\.openIDRealm, newValue) } }
     /// The hosted domain (`hd`).
     public var hostedDomain: String! { get { get(\.hostedDomain) } set { set(\.hostedDomain, newValue) } }
     /// The provider (default `https://accounts.google.com`).
     public var issuer: URL { get { get(\.issuer) } set { set(\.issuer, newValue) } }
-    /// The redirect URI (default: Google's reversed client ID, `com.googleusercontent.apps.ID:/oauth2redirect`).
+    /// The redirect URI (default: Google's, the reversed client ID with `:/oauth2callback`).
     public var redirectURI: URL! { get { get(\.redirectURI) } set { set(\.redirectURI, newValue) } }
     /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
     public var authorizationAgent: AuthorizationAgent? { get { get(\.agent) } set { set(\.agent, newValue) } }
@@ -115,16 +106,19 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn: clientID must be set")
         }
         let reversed = clientID.split(separator: ".").reversed().joined(separator: ".")
-        guard let redirect = settings.redirectURI ?? URL(string: "\(reversed):/oauth2redirect") else {
+        guard let redirect = settings.redirectURI ?? URL(string: "\(reversed):/oauth2callback") else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn: no usable redirect URI")
         }
         var scopes = settings.scopes.compactMap { $0 as? String }
         if settings.shouldFetchBasicProfile { scopes = ["profile", "email"] + scopes }
         var extra: [String: String] = [:]
+        var tokenExtra: [String: String] = [:]
         if let domain = settings.hostedDomain { extra["hd"] = domain }
         if let language = settings.language { extra["hl"] = language }
+        if let server = settings.serverClientID, !server.isEmpty { (extra["audience"], tokenExtra["audience"]) = (server, server) }
+        if let realm = settings.openIDRealm, !realm.isEmpty { tokenExtra["openid.realm"] = realm }
         return try SessionConfiguration(issuer: settings.issuer, clientID: clientID, redirectURI: redirect, scopes: scopes,
-                                        loginHint: settings.loginHint, additionalParameters: extra)
+                                        loginHint: settings.loginHint, additionalParameters: extra, tokenRequestParameters: tokenExtra)
     }
 
     private func store(for configuration: SessionConfiguration) throws -> FileTokenStore {
@@ -152,6 +146,12 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
 
     // MARK: Signing in
 
+    /// Google Sign-In 4.x's name for ``hasPreviousSignIn()``.
+    public func hasAuthInKeychain() -> Bool { hasPreviousSignIn() }
+
+    /// Google Sign-In 4.x's name for ``restorePreviousSignIn()``.
+    public func signInSilently() { restorePreviousSignIn() }
+
     /// True when a session from an earlier sign-in is stored.
     public func hasPreviousSignIn() -> Bool {
         if currentUser != nil { return true }
@@ -174,25 +174,38 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Signs in interactively through the ``authorizationAgent``.
+    /// Signs in interactively: the ``authorizationAgent`` shows the page, or, without one, its
+    /// URL goes to ``authorizationURLHandler``. The UI delegate hears `signInWillDispatch` once
+    /// the page is on its way, or with `noSignInHandlersInstalled` when neither is set; the
+    /// delegate then gets the user or the error.
     public func signIn() {
-        guard clientID != nil, presentingViewController != nil else {
-            let error = GIDSignInErrors.make(.unknown, "signIn needs a clientID and a presentingViewController")
-            return callbackQueue.async { [self] in report(user: nil, error) }
+        guard clientID != nil else {
+            return reportOnQueue(GIDSignInErrors.make(.unknown, "signIn needs a clientID"))
         }
-        let service = sessionService()
-        service.getAuthorization(flow: .login, agent: authorizationAgent) { [self] result in
-            switch result {
-            case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
-            case .success:
-                service.currentTokens { [self] tokens in
-                    switch tokens {
-                    case .success(let tokens): completeSignIn(tokens, service)
-                    case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
-                    }
-                }
+        let agent = authorizationAgent
+        guard agent != nil || authorizationURLHandler != nil else {
+            let error = GIDSignInErrors.make(.noSignInHandlersInstalled, "signIn needs an authorizationAgent or an authorizationURLHandler")
+            return callbackQueue.async { [self] in
+                uiDelegate?.sign(inWillDispatch: self, error: error)
+                report(user: nil, error)
             }
         }
+        let service = sessionService()
+        let dispatched = ObservedAuthorizationAgent(agent ?? service.externalRedirectAgent) { [self] _ in
+            callbackQueue.async { [self] in uiDelegate?.sign(inWillDispatch: self, error: nil) }
+        }
+        service.getAuthorization(flow: .login, agent: dispatched, tokensCompletion: { [self] result in
+            switch result {
+            case .failure(let error): report(user: nil, GIDSignInErrors.make(error))
+            case .success(let tokens): completeSignIn(tokens, service)
+            }
+        })
+    }
+
+    /// Google Sign-In 4.x's URL handler: ``handle(_:)``; the source application and annotation
+    /// are not needed.
+    public func handle(_ url: URL!, sourceApplication: String!, annotation: Any!) -> Bool {
+        handle(url)
     }
 
     /// Completes an authorization on the external path with the redirect the app received.
@@ -238,5 +251,9 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// Called on the callback queue.
     private func report(user: GIDGoogleUser?, _ error: Error?) {
         delegate?.sign(self, didSignInFor: user, withError: error)
+    }
+
+    private func reportOnQueue(_ error: NSError) {
+        callbackQueue.async { [self] in report(user: nil, error) }
     }
 }

@@ -10,6 +10,9 @@ public enum GIDSignInErrorCode: Int, Sendable {
     case unknown = -1
     /// The token store failed.
     case keychain = -2
+    /// Google Sign-In 4.x: nothing can show the sign-in page (here: neither an
+    /// `authorizationAgent` nor an `authorizationURLHandler` is set). 5.0 removed it.
+    case noSignInHandlersInstalled = -3
     /// There is no stored sign-in to restore.
     case hasNoAuthInKeychain = -4
     /// The user cancelled.

@@ -26,7 +26,8 @@ extension GrabIdPartner {
                 break
             }
             if agent == nil { state.withLock { _ in entry.pendingLogin = done } }
-            let observed = GrabIdLoginAgent(inner: agent ?? entry.service.externalRedirectAgent) { request in
+            // The session takes the login's security values as GrabID's did when it built the URL.
+            let observed = ObservedAuthorizationAgent(agent ?? entry.service.externalRedirectAgent) { request in
                 loginSession.begin(request)
                 state.withLock { _ in entry.loginPageOpen = true }
             }

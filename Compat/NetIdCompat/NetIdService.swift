@@ -146,9 +146,6 @@ open class NetIdService: NSObject {
     /// Replaces the session's access token (netID's example app uses it to try an invalid or
     /// expired token). It takes effect in call order; there is no callback.
     public func setAccessToken(_ accessToken: String) {
-        service.updateTokens { tokens in
-            SessionTokens(accessToken: accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-                          expiresAt: tokens.expiresAt, scopes: tokens.scopes, subject: tokens.subject, tokenType: tokens.tokenType)
-        }
+        service.updateTokens { $0.withAccessToken(accessToken) }
     }
 }

@@ -6,27 +6,9 @@ import XCTest
 
 /// Google Sign-In 5's documented behaviour (LEGACY_APIS.md) on any provider: here LocalProvider
 /// over loopback, with the session file in a temporary directory.
-final class GoogleSignInSequenceTests: XCTestCase {
-    private var provider: LocalProvider!
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        provider = try LocalProvider(clock: SystemClock())
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gid-\(UUID().uuidString)")
-    }
-
-    override func tearDown() {
-        provider.stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class GoogleSignInSequenceTests: GoogleSignInTestCase {
     private func makeApp(_ log: CallbackLog, agent: AuthorizationAgent? = HeadlessUserAgent()) -> LegacyGoogleApp {
-        let signIn = GIDSignIn(transport: URLSessionTransport(timeout: 5))
-        signIn.issuer = provider.issuer
-        signIn.redirectURI = URL(string: "com.example.sessiondemo:/callback")
-        signIn.storeDirectory = directory
-        signIn.authorizationAgent = agent
-        let app = LegacyGoogleApp(signIn: signIn) { log.record("app", $0, $1) }
+        let app = LegacyGoogleApp(signIn: makeSignIn(agent: agent)) { log.record("app", $0, $1) }
         app.configure(clientID: "session-demo")
         return app
     }

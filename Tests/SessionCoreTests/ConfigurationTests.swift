@@ -29,6 +29,10 @@ final class ConfigurationTests: XCTestCase {
             { try self.configuration(claims: "not json") },
             { try self.configuration(extra: ["state": "fixed"]) },
             { try self.configuration(extra: ["code_challenge_method": "plain"]) },
+            { try SessionConfiguration(issuer: URL(string: "https://op.example")!, clientID: "client",
+                                       redirectURI: URL(string: "com.example.app:/cb")!, tokenRequestParameters: ["code_verifier": "x"]) },
+            { try SessionConfiguration(issuer: URL(string: "https://op.example")!, clientID: "client",
+                                       redirectURI: URL(string: "com.example.app:/cb")!, tokenRequestParameters: ["grant_type": "password"]) },
         ]
         for (index, make) in cases.enumerated() {
             let error = await assertSessionError(.invalidConfiguration, process: .configuration) { try make() }

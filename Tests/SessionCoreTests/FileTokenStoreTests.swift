@@ -40,6 +40,17 @@ final class FileTokenStoreTests: XCTestCase {
         try await store.clear()
     }
 
+    func testAFileWrittenBeforeTokenTypeAndExtraParametersStillLoads() async throws {
+        let store = try store()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let older = #"{"clientID":"\#(FakeProvider.clientID)","issuer":"\#(FakeProvider.issuer.absoluteString)","tokens":{"accessToken":"a","scopes":["openid"]},"version":1}"#
+        try Data(older.utf8).write(to: store.fileURL)
+        let loaded = try await store.load()
+        XCTAssertEqual(loaded?.accessToken, "a")
+        XCTAssertNil(loaded?.tokenType)
+        XCTAssertEqual(loaded?.additionalParameters, [:])
+    }
+
     func testAFileOthersCanReadIsNarrowedToTheOwnerWhenLoaded() async throws {
         let store = try store()
         try await store.save(tokens)

@@ -40,6 +40,29 @@ final class TokenResponseTests: XCTestCase {
         let (error, store) = try await exchange(returning: FakeProvider.json(["access_token": "a", "token_type": "bearer", "expires_in": "300"]))
         XCTAssertNil(error)
         XCTAssertNotNil(store.contents?.expiresAt)
+        XCTAssertEqual(store.contents?.tokenType, "bearer", "kept as the provider spelled it")
+    }
+
+    func testNonStandardStringMembersAreKeptAndNeverPrinted() async throws {
+        let body: [String: Any] = ["access_token": "a", "token_type": "Bearer", "server_code": "4/server-secret", "count": 3]
+        let (error, store) = try await exchange(returning: FakeProvider.json(body))
+        XCTAssertNil(error)
+        XCTAssertEqual(store.contents?.additionalParameters, ["server_code": "4/server-secret"])
+        XCTAssertFalse(String(describing: store.contents).contains("server-secret"))
+    }
+
+    func testTokenRequestParametersGoWithTheCodeExchangeAndTheRefresh() async throws {
+        let provider = try FakeProvider()
+        let config = try SessionConfiguration(issuer: FakeProvider.issuer, clientID: FakeProvider.clientID, redirectURI: FakeProvider.redirectURI,
+                                              tokenRequestParameters: ["audience": "backend", "openid.realm": "https://realm.example"])
+        let client = try makeClient(provider, configuration: config)
+        _ = try await client.signIn(agent: provider)
+        _ = try await client.refresh()
+        let forms = provider.requests(to: "/token").map { FakeProvider.form($0) }
+        XCTAssertEqual(forms.map { $0["grant_type"] }, ["authorization_code", "refresh_token"])
+        XCTAssertEqual(forms.map { $0["audience"] }, ["backend", "backend"])
+        XCTAssertEqual(forms.map { $0["openid.realm"] }, ["https://realm.example", "https://realm.example"])
+        XCTAssertNil(provider.lastAuthorization["audience"], "authorization parameters are configured apart")
     }
 
     func testNonJSONAndHugeBodies() async throws {

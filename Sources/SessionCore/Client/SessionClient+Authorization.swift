@@ -115,7 +115,7 @@ extension SessionClient {
             ("redirect_uri", request.redirectURI.absoluteString),
             ("client_id", configuration.clientID),
             ("code_verifier", request.pkce.verifier),
-        ])
+        ] + configuration.sortedTokenRequestParameters)
         let response = try await exchange.send(form, process: .authentication, purpose: "code exchange")
         let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
         var subject: String?

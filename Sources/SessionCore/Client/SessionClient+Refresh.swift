@@ -52,7 +52,7 @@ extension SessionClient {
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
             ("client_id", configuration.clientID),
-        ])
+        ] + configuration.sortedTokenRequestParameters)
         let response: HTTPResponse
         switch await exchange.attempt(request, purpose: "refresh") {
         case .success(let received):

@@ -9,7 +9,7 @@ import Foundation
 /// - The redirect URI is a private-use scheme, `https`, or `http` on a loopback IP literal
 ///   (`127.0.0.1`, `[::1]`) as RFC 8252 §7 allows, with no fragment.
 /// - Scopes, prompt values and extra parameters are well-formed, and the extra parameters do not
-///   override a parameter the client sets itself (`state`, `nonce`, PKCE, ...).
+///   override a parameter the client sets itself (`state`, `nonce`, PKCE, `grant_type`, ...).
 /// - `claims`, when given, is a JSON object (OIDC Core §5.5).
 public struct SessionConfiguration: Sendable, Equatable {
     /// The provider's issuer identifier; discovery is read from it.
@@ -28,6 +28,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public let loginHint: String?
     /// Further authorization request parameters, sent as given.
     public let additionalParameters: [String: String]
+    /// Further token request parameters, sent as given with the code exchange and every refresh
+    /// (Google's `audience`, say).
+    public let tokenRequestParameters: [String: String]
     /// Permission-center endpoints, when the app reads or writes permissions.
     public let permissionCenter: PermissionCenterEndpoints?
     /// An access token expiring within this many seconds is refreshed before use (default 60).
@@ -35,10 +38,15 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
     public let allowedClockSkew: TimeInterval
 
-    /// Parameters the client computes itself and that configuration may not override.
+    /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce",
         "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint",
+    ]
+
+    /// Token request parameters the client computes itself (RFC 6749 §4.1.3, §6; RFC 7636 §4.5).
+    static let reservedTokenParameters: Set<String> = [
+        "grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "scope",
     ]
 
     /// Creates and validates a configuration.
@@ -52,6 +60,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         prompt: String? = nil,
         loginHint: String? = nil,
         additionalParameters: [String: String] = [:],
+        tokenRequestParameters: [String: String] = [:],
         permissionCenter: PermissionCenterEndpoints? = nil,
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120
@@ -84,10 +93,10 @@ public struct SessionConfiguration: Sendable, Equatable {
             }
         }
         if let loginHint, loginHint.isEmpty { throw invalid("the login hint must not be empty") }
-        for name in additionalParameters.keys {
-            guard !name.isEmpty else { throw invalid("an extra parameter has an empty name") }
-            guard !Self.reservedParameters.contains(name) else {
-                throw invalid("extra parameter '\(name)' is set by the client itself")
+        for (names, reserved) in [(additionalParameters.keys, Self.reservedParameters), (tokenRequestParameters.keys, Self.reservedTokenParameters)] {
+            for name in names {
+                guard !name.isEmpty else { throw invalid("an extra parameter has an empty name") }
+                guard !reserved.contains(name) else { throw invalid("extra parameter '\(name)' is set by the client itself") }
             }
         }
         guard refreshLeeway >= 0, refreshLeeway.isFinite else { throw invalid("the refresh leeway must be zero or more seconds") }
@@ -101,9 +110,15 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.prompt = prompt
         self.loginHint = loginHint
         self.additionalParameters = additionalParameters
+        self.tokenRequestParameters = tokenRequestParameters
         self.permissionCenter = permissionCenter
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
+    }
+
+    /// ``tokenRequestParameters`` in a fixed order, ready for a form.
+    var sortedTokenRequestParameters: [(String, String)] {
+        tokenRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// The scopes sent for `flow`: the flow's own, then the configured ones, without repeats.

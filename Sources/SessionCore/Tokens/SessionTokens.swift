@@ -19,10 +19,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// The `token_type` as the provider spelled it (`Bearer`, `bearer`, ...); nil for sessions
     /// stored before it was kept.
     public let tokenType: String?
+    /// String members of the latest token response beyond the standard ones, such as Google's
+    /// `server_code`. They may be secrets: ``description`` does not show them.
+    public let additionalParameters: [String: String]
 
     /// Creates a token set.
     public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?,
-                tokenType: String? = "Bearer") {
+                tokenType: String? = "Bearer", additionalParameters: [String: String] = [:]) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -30,6 +33,24 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.scopes = scopes
         self.subject = subject
         self.tokenType = tokenType
+        self.additionalParameters = additionalParameters
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters
+    }
+
+    /// Decodes a token set; members added in later versions may be missing from a stored one.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        scopes = try container.decode([String].self, forKey: .scopes)
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`.
@@ -41,7 +62,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// The same tokens with another access-token expiry (for tests and tools that simulate expiry).
     public func withExpiry(_ date: Date?) -> SessionTokens {
         SessionTokens(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: date, scopes: scopes, subject: subject,
-                      tokenType: tokenType)
+                      tokenType: tokenType, additionalParameters: additionalParameters)
+    }
+
+    /// The same tokens with another access token (for compat layers whose apps set one).
+    public func withAccessToken(_ token: String) -> SessionTokens {
+        SessionTokens(accessToken: token, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt, scopes: scopes, subject: subject,
+                      tokenType: tokenType, additionalParameters: additionalParameters)
     }
 
     /// Which tokens are present and when the access token expires; never a token value.

@@ -10,6 +10,10 @@ struct TokenResponse: Sendable {
     let idToken: String?
     let expiresIn: TimeInterval?
     let scope: [String]?
+    /// String members outside RFC 6749 §5.1 and OIDC, such as Google's `server_code`.
+    let additionalParameters: [String: String]
+
+    private static let standardMembers: Set<String> = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]
 
     init(response: HTTPResponse, purpose: String) throws {
         guard response.status == 200 else {
@@ -36,6 +40,7 @@ struct TokenResponse: Sendable {
         refreshToken = try fields.string("refresh_token").flatMap { $0.isEmpty ? nil : $0 }
         idToken = try fields.string("id_token").flatMap { $0.isEmpty ? nil : $0 }
         scope = try fields.string("scope").map { $0.split(separator: " ").map(String.init) }
+        additionalParameters = fields.members.filter { !Self.standardMembers.contains($0.key) }.compactMapValues(\.stringValue)
     }
 
     /// The session tokens this response gives, received at `now`. After a refresh, `previous`
@@ -49,7 +54,8 @@ struct TokenResponse: Sendable {
             expiresAt: expiresIn.map { now.addingTimeInterval($0) },
             scopes: scope ?? previous?.scopes ?? requestedScopes,
             subject: subject ?? previous?.subject,
-            tokenType: tokenType
+            tokenType: tokenType,
+            additionalParameters: additionalParameters
         )
     }
 }

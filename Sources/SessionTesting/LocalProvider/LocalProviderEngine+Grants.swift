@@ -121,7 +121,7 @@ extension LocalProviderEngine {
             return (issued, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: true))
         }
         guard let outcome else { return refused }
-        return tokenResponse(outcome.1, grant: outcome.0.grant, nonce: outcome.0.nonce, now: now)
+        return tokenResponse(outcome.1, grant: outcome.0.grant, nonce: outcome.0.nonce, now: now, audience: form["audience"])
     }
 
     private func refresh(_ form: [String: String], clientID: String) -> HTTPServerResponse {
@@ -142,7 +142,7 @@ extension LocalProviderEngine {
         }
         switch outcome {
         case .refused(let response): return response
-        case .passed(let (grant, tokens)): return tokenResponse(tokens, grant: grant, nonce: nil, now: now)
+        case .passed(let (grant, tokens)): return tokenResponse(tokens, grant: grant, nonce: nil, now: now, audience: nil)
         }
     }
 
@@ -171,7 +171,9 @@ extension LocalProviderEngine {
         return Tokens(access: access, refresh: refresh, permission: permission)
     }
 
-    private func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date) -> HTTPServerResponse {
+    /// The token response. A code exchange naming the app's server as `audience` also gets a
+    /// one-time `server_code` for that server, as Google's token endpoint gives.
+    private func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date, audience: String?) -> HTTPServerResponse {
         var body: [String: Any] = [
             "access_token": tokens.access,
             "token_type": "Bearer",
@@ -179,6 +181,7 @@ extension LocalProviderEngine {
             "scope": grant.scopes.sorted().joined(separator: " "),
         ]
         if let refresh = tokens.refresh { body["refresh_token"] = refresh }
+        if let audience, !audience.isEmpty { body["server_code"] = Self.randomValue("sc") }
         if grant.scopes.contains("openid") {
             var claims: [String: Any] = [
                 "iss": issuer, "sub": grant.subject, "aud": grant.clientID, "azp": grant.clientID,

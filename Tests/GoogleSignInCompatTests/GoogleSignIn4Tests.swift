@@ -1,0 +1,101 @@
+import Foundation
+import GoogleSignInCompat
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// Google Sign-In 4.x's API (the seed's GIDSignIn.h and the 5.0 changelog's removals) beside 5.x,
+/// and what `serverClientID` and `openIDRealm` send, against LocalProvider over loopback.
+final class GoogleSignIn4Tests: GoogleSignInTestCase {
+    func testA4xAppSignsInSilentlyThenInteractivelyWithItsUIDelegate() async throws {
+        let log = CallbackLog()
+        let signIn = makeSignIn()
+        let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
+        let screen = LegacyGoogle4ViewController { log.record("screen", $0, $1) }
+        app.applicationDidFinishLaunching(clientID: "session-demo")
+        _ = await log.waitForEvents(1)
+        screen.signInTapped(signIn)
+        _ = await log.waitForEvents(3)
+        XCTAssertEqual(log.transcript, [
+            "app.didSignIn(hasNoAuthInKeychain)",
+            "screen.signInWillDispatch(nil)",
+            "app.didSignIn(erika scopes=email offline_access openid profile serverAuthCode=nil)",
+        ])
+        XCTAssertFalse(screen.spinning)
+        XCTAssertEqual(provider.requests(to: .authorization).first?.parameters["hl"], "de")
+
+        app.accessToken()
+        app.refreshAccessToken()
+        _ = await log.waitForEvents(5)
+        XCTAssertEqual(Array(log.transcript.suffix(2)), ["app.getAccessToken(ok)", "app.refreshAccessToken(ok)"])
+
+        // The next launch finds the stored sign-in.
+        let later = LegacyGoogle4AppDelegate(signIn: makeSignIn()) { log.record("later", $0, $1) }
+        later.applicationDidFinishLaunching(clientID: "session-demo")
+        _ = await log.waitForEvents(7)
+        XCTAssertEqual(Array(log.transcript.suffix(2)), [
+            "later.hasAuthInKeychain(true)",
+            "later.didSignIn(erika scopes=email offline_access openid profile serverAuthCode=nil)",
+        ])
+    }
+
+    func testWithoutAnAgentOrAURLHandlerNoSignInHandlerIsInstalled() async throws {
+        let log = CallbackLog()
+        let signIn = makeSignIn(agent: nil)
+        let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
+        let screen = LegacyGoogle4ViewController { log.record("screen", $0, $1) }
+        signIn.clientID = "session-demo"
+        signIn.delegate = app
+        screen.signInTapped(signIn)
+        _ = await log.waitForEvents(2)
+        XCTAssertEqual(log.transcript, ["screen.signInWillDispatch(-3)", "app.didSignIn(noSignInHandlersInstalled)"])
+        XCTAssertTrue(provider.requests(to: .authorization).isEmpty)
+    }
+
+    func testTheURLHandlerPathWith4xsHandleURL() async throws {
+        let log = CallbackLog()
+        let signIn = makeSignIn(agent: nil)
+        let (urls, sink) = AsyncStream.makeStream(of: URL.self)
+        signIn.authorizationURLHandler = { sink.yield($0) }
+        let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
+        let screen = LegacyGoogle4ViewController { log.record("screen", $0, $1) }
+        signIn.clientID = "session-demo"
+        signIn.delegate = app
+        screen.signInTapped(signIn)
+        var iterator = urls.makeAsyncIterator()
+        let page = await iterator.next()
+        let redirect = try await HeadlessUserAgent().authorize(url: try XCTUnwrap(page), redirectURI: URL(string: "com.example.sessiondemo:/callback")!)
+        XCTAssertTrue(app.application(open: redirect, sourceApplication: "com.apple.mobilesafari", annotation: [String: Any]()))
+        _ = await log.waitForEvents(2)
+        XCTAssertEqual(log.transcript.first, "screen.signInWillDispatch(nil)")
+        XCTAssertTrue(log.transcript.last?.hasPrefix("app.didSignIn(erika") == true, "\(log.transcript)")
+    }
+
+    func testServerClientIDAndOpenIDRealmGoOverTheWireAsGooglesDo() async throws {
+        let log = CallbackLog()
+        let signIn = makeSignIn()
+        signIn.serverClientID = "backend.apps.example.com"
+        signIn.openIDRealm = "https://example.com/realm"
+        let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
+        signIn.clientID = "session-demo"
+        signIn.delegate = app
+        signIn.signIn()
+        _ = await log.waitForEvents(1)
+        XCTAssertEqual(log.transcript, ["app.didSignIn(erika scopes=email openid profile serverAuthCode=set)"])
+        XCTAssertEqual(provider.requests(to: .authorization).first?.parameters["audience"], "backend.apps.example.com")
+        let exchange = try XCTUnwrap(provider.requests(to: .token).first)
+        XCTAssertEqual(exchange.parameters["audience"], "backend.apps.example.com")
+        XCTAssertEqual(exchange.parameters["openid.realm"], "https://example.com/realm")
+        XCTAssertEqual(app.user?.serverAuthCode?.hasPrefix("sc-"), true, "the provider's server_code")
+
+        app.refreshAccessToken()
+        _ = await log.waitForEvents(2)
+        XCTAssertEqual(provider.requests(to: .token).last?.parameters["grant_type"], "refresh_token")
+        XCTAssertEqual(provider.requests(to: .token).last?.parameters["audience"], "backend.apps.example.com", "refreshes carry it too")
+    }
+
+    func testErrorCodesOf4xAnd5x() {
+        XCTAssertEqual([GIDSignInErrorCode.unknown, .keychain, .noSignInHandlersInstalled, .hasNoAuthInKeychain, .canceled, .EMM].map { $0.rawValue },
+                       [-1, -2, -3, -4, -5, -6])
+    }
+}

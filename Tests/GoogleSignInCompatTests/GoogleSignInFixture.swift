@@ -1,0 +1,32 @@
+import Foundation
+import GoogleSignInCompat
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// A LocalProvider over loopback and a temporary directory for the session file, both removed
+/// when the test ends, and GIDSignIn instances pointed at them.
+class GoogleSignInTestCase: XCTestCase {
+    private(set) var provider: LocalProvider!
+    private(set) var directory: URL!
+
+    override func setUpWithError() throws {
+        provider = try LocalProvider(clock: SystemClock())
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gid-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        provider.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A GIDSignIn on the provider, redirecting to the demo client's redirect URI.
+    func makeSignIn(agent: AuthorizationAgent? = HeadlessUserAgent()) -> GIDSignIn {
+        let signIn = GIDSignIn(transport: URLSessionTransport(timeout: 5))
+        signIn.issuer = provider.issuer
+        signIn.redirectURI = URL(string: "com.example.sessiondemo:/callback")
+        signIn.storeDirectory = directory
+        signIn.authorizationAgent = agent
+        return signIn
+    }
+}
