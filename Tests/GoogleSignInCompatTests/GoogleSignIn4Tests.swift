@@ -94,7 +94,47 @@ final class GoogleSignIn4Tests: GoogleSignInTestCase {
         XCTAssertEqual(provider.requests(to: .token).last?.parameters["audience"], "backend.apps.example.com", "refreshes carry it too")
     }
 
+    func testEveryUserPropertyAsAnAppReadsIt() async throws {
+        let log = CallbackLog()
+        let signIn = makeSignIn()
+        let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
+        signIn.clientID = "session-demo"
+        signIn.delegate = app
+        signIn.signIn()
+        _ = await log.waitForEvents(1)
+        XCTAssertFalse(GIDSignIn.sharedInstance() === signIn)
+        let user: GIDGoogleUser = try XCTUnwrap(signIn.currentUser)
+        let profile: GIDProfileData = try XCTUnwrap(user.profile)
+        XCTAssertEqual([profile.email, profile.name, profile.givenName, profile.familyName],
+                       ["erika@example.com", "Erika Mustermann", "Erika", "Mustermann"])
+        XCTAssertFalse(profile.hasImage)
+        XCTAssertNil(profile.imageURL(withDimension: 96), "LocalProvider sends no picture")
+        let authentication: GIDAuthentication = try XCTUnwrap(user.authentication)
+        XCTAssertEqual(authentication.clientID, "session-demo")
+        XCTAssertNotNil(authentication.accessToken)
+        XCTAssertNotNil(authentication.refreshToken)
+        XCTAssertNotNil(authentication.idToken)
+        XCTAssertGreaterThan(try XCTUnwrap(authentication.accessTokenExpirationDate), Date())
+        XCTAssertGreaterThan(try XCTUnwrap(authentication.idTokenExpirationDate), Date())
+        XCTAssertEqual(user.accessibleScopes as? [String], user.grantedScopes as? [String])
+        XCTAssertNil(user.hostedDomain)
+        XCTAssertEqual(user.userID, "erika")
+    }
+
+    private func describe(_ code: GIDSignInErrorCode) -> String {
+        switch code {
+        case .unknown: return "unknown"
+        case .keychain: return "keychain"
+        case .noSignInHandlersInstalled: return "no handlers"
+        case .hasNoAuthInKeychain: return "signed out"
+        case .canceled: return "canceled"
+        case .EMM: return "emm"
+        }
+    }
+
     func testErrorCodesOf4xAnd5x() {
+        XCTAssertEqual(kGIDSignInErrorDomain, "com.google.GIDSignIn")
+        XCTAssertEqual(GIDSignInErrorCode(rawValue: -3).map(describe), "no handlers")
         XCTAssertEqual([GIDSignInErrorCode.unknown, .keychain, .noSignInHandlersInstalled, .hasNoAuthInKeychain, .canceled, .EMM].map { $0.rawValue },
                        [-1, -2, -3, -4, -5, -6])
     }
