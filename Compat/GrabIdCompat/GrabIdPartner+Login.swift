@@ -6,40 +6,48 @@ extension GrabIdPartner {
     /// Signs in. A stored session that is still usable (refreshed first when it is about to
     /// expire) needs no page: the completion gets nil at once. Otherwise the login page is shown:
     /// without ``authorizationAgent`` its URL goes to ``authorizationURLHandler``, the completion
-    /// gets nil once it has, and the app hands the redirect to
+    /// gets nil once the page is on its way, and the app hands the redirect to
     /// ``exchangeToken(loginSession:url:completion:)``; with an agent, the completion waits for
-    /// the whole sign-in. Errors have domain `authorization`.
+    /// the whole sign-in. Errors have domain `authorization`; `invalidConfiguration` when neither
+    /// an agent nor a URL handler is set.
     public func login(loginSession: LoginSession, presentingViewController: GrabIdPresentationAnchor,
                       completion: @escaping (GrabIdPartnerError?) -> Void) {
-        let done = GrabIdPartnerState.Completion(completion)
+        let done = OnceCompletion(completion)
         let entry = entry(for: loginSession)
         let agent = authorizationAgent
+        let queue = callbackQueue
         let state = state
+        guard agent != nil || authorizationURLHandler != nil else {
+            let error = GrabIdPartnerError(.invalidConfiguration, .authorization, cause: SessionError(
+                .invalidConfiguration, process: .authentication, message: "set an authorizationAgent or an authorizationURLHandler to show the login page"))
+            return queue.async { done.call(error) }
+        }
         entry.service.currentTokens { stored in
             switch stored {
             case .success(let tokens):
                 loginSession.adopt(tokens)
-                return done.value(nil)
+                return done.call(nil)
             case .failure(let error) where error.code != .notAuthenticated && error.code != .reauthenticationRequired:
-                return done.value(GrabIdPartnerError(state.cause(error, in: entry), domain: .authorization))
+                return done.call(GrabIdPartnerError(state.cause(error, in: entry), domain: .authorization))
             case .failure:
                 break
             }
-            if agent == nil { state.withLock { _ in entry.pendingLogin = done } }
-            // The session takes the login's security values as GrabID's did when it built the URL.
+            // The session takes the login's security values as GrabID's did when it built the URL,
+            // and, without an agent, the login ends there, as GrabID's did once its page was shown.
             let observed = ObservedAuthorizationAgent(agent ?? entry.service.externalRedirectAgent) { request in
                 loginSession.begin(request)
                 state.withLock { _ in entry.loginPageOpen = true }
+                if agent == nil { queue.async { done.call(nil) } }
             }
             entry.service.getAuthorization(flow: .login, agent: observed, tokensCompletion: { result in
                 if case .success(let tokens) = result { loginSession.adopt(tokens) }
-                let (login, exchange) = state.withLock { _ in
-                    defer { (entry.pendingLogin, entry.pendingExchange) = (nil, nil) }
-                    return (agent == nil ? entry.pendingLogin : done, entry.pendingExchange)
+                let exchange = state.withLock { _ in
+                    defer { entry.pendingExchange = nil }
+                    return entry.pendingExchange
                 }
                 let error = result.failure.map { state.cause($0, in: entry) }
                 exchange?.value(error.map { GrabIdPartnerError($0, domain: .exchangeToken) })
-                login?.value(error.map { GrabIdPartnerError($0, domain: .authorization) })
+                done.call(error.map { GrabIdPartnerError($0, domain: .authorization) })
             })
         }
     }

@@ -118,15 +118,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
         guard created else { return entry }
         let state = state
         entry.service.callbackQueue = callbackQueue
-        // The login page is shown: the app's handler opens it, and a `login` waiting for that ends.
-        entry.service.authorizationURLHandler = { url in
-            let (handler, login) = state.withLock { values -> ((@Sendable (URL) -> Void)?, GrabIdPartnerState.Completion?) in
-                defer { entry.pendingLogin = nil }
-                return (values.urlHandler, entry.pendingLogin)
-            }
-            handler?(url)
-            login?.value(nil)
-        }
+        entry.service.authorizationURLHandler = { url in state.withLock { $0.urlHandler }?(url) }
         entry.service.initialize(configuration: { try session.configuration() }) { result in
             if case .failure(let error) = result { state.withLock { _ in entry.initializationError = error } }
         }

@@ -15,8 +15,6 @@ final class GrabIdPartnerState: @unchecked Sendable {
         weak var session: LoginSession?
         /// Why the service could not be initialized, reported instead of `notInitialized`.
         var initializationError: SessionError?
-        /// A `login` on the external path, completed once its URL is handed out.
-        var pendingLogin: Completion?
         /// An `exchangeToken` waiting for the login it resumed to end.
         var pendingExchange: Completion?
         /// A login page was shown and `loginCompleted` has not closed it yet.

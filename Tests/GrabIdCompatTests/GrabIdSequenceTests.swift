@@ -42,8 +42,38 @@ final class GrabIdSequenceTests: XCTestCase {
         XCTAssertEqual(session.tokenType, "Bearer", "as the provider sent it")
         XCTAssertTrue(harness.app.hasValidAccessToken)
         harness.app.closeLogin()
+        _ = await harness.log.waitForEvents(5)
+        XCTAssertEqual(Array(harness.log.transcript.suffix(2)), ["app.loginCompleted(done)", "app.loginCompleted(closed=false)"],
+                       "exchangeToken's completion already closed the page")
+    }
+
+    func testTwoLoginsInARowEachCompleteOnce() async throws {
+        let harness = try makeGrabIdHarness()
+        var pages = harness.openedLoginPages()
+        let (made, _) = harness.partner.createLoginSession(clientId: "session-demo", redirectUrl: GrabIdHarness.redirectURI.absoluteString,
+                                                           scope: "openid", serviceDiscoveryUrl: harness.discoveryURL)
+        let session = try XCTUnwrap(made)
+        harness.app.signIn(with: session)
+        harness.app.signIn(with: session)
+        let first = await pages.next()
+        _ = await harness.log.waitForEvents(1)
+        harness.app.application(open: try await harness.redirect(after: first))
+        let second = await pages.next()
+        _ = await harness.log.waitForEvents(3)
+        harness.app.application(open: try await harness.redirect(after: second))
         _ = await harness.log.waitForEvents(4)
-        XCTAssertEqual(harness.log.transcript.last, "app.loginCompleted(closed=false)", "exchangeToken's completion already closed the page")
+        // Which exchange finds the page open depends on when the second page is shown, as in GrabID.
+        XCTAssertEqual(harness.log.transcript.map { $0.components(separatedBy: " closed=").first ?? $0 }, [
+            "app.login(nil)", "app.exchangeToken(nil", "app.login(nil)", "app.exchangeToken(nil",
+        ])
+    }
+
+    func testWithoutAnAgentOrAURLHandlerLoginFailsAtOnce() async throws {
+        let harness = try makeGrabIdHarness(agent: nil)
+        harness.app.signInWithLoginConfig()
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(authorization/invalidConfiguration)"])
+        XCTAssertTrue(harness.provider.requests(to: .authorization).isEmpty)
     }
 
     func testWithAnAgentLoginEndsWhenTheSignInHas() async throws {
@@ -55,7 +85,7 @@ final class GrabIdSequenceTests: XCTestCase {
         XCTAssertNotNil(session.accessToken)
         XCTAssertNotNil(session.state)
         harness.app.closeLogin()
-        _ = await harness.log.waitForEvents(3)
+        _ = await harness.log.waitForEvents(4)
         XCTAssertEqual(harness.log.transcript.last, "app.loginCompleted(closed=true)", "the agent's page counts as shown")
     }
 

@@ -78,10 +78,10 @@ final class LegacyGrabIdApp: NSObject {
 
     func closeLogin() {
         guard let loginSession = loginSession else { return }
-        var closed = false
-        closed = grabIdPartner.loginCompleted(loginSession: loginSession) { [weak self] in
-            self?.record("loginCompleted", "closed=\(closed)")
+        let closed = grabIdPartner.loginCompleted(loginSession: loginSession) { [weak self] in
+            self?.record("loginCompleted", "done")
         }
+        DispatchQueue.main.async { [weak self] in self?.record("loginCompleted", "closed=\(closed)") }
     }
 
     var hasValidAccessToken: Bool {
