@@ -14,8 +14,9 @@ import Darwin
 /// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
-/// `@unchecked Sendable`: `connections`, `stopped` and `listenerOpen` are only accessed while holding `lock`;
-/// everything else is immutable after `init`.
+/// `@unchecked Sendable`: `connections`, `stopped`, `listenerOpen`, `accepted` and
+/// `keptAliveCutoff` are only accessed while holding `lock`; everything else is immutable after
+/// `init`.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Which loopback address to bind.
     public enum Host: String, Sendable {
@@ -54,6 +55,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var connections: Set<Int32> = []
     private var stopped = false
+    /// Connections accepted so far; each one's number is its position in that count.
+    private var accepted = 0
+    /// Connections numbered up to this one are closed at their next request (``closeKeptAliveConnections()``).
+    private var keptAliveCutoff = 0
     /// Signalled by the accept thread once it has closed the listening socket.
     private let acceptFinished = DispatchSemaphore(value: 0)
     private var listenerOpen = true
@@ -80,6 +85,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public var baseURL: URL {
         let authority = host == .ipv6 ? "[::1]" : host.rawValue
         return URL(string: "http://\(authority):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// How many connections the server has accepted since it started (503 answers included).
+    public var acceptedConnections: Int { lock.withLock { accepted } }
+
+    /// Closes every connection open now, without an answer, when its next request arrives, as a
+    /// busy server closes a kept-alive connection just as its client reuses it. For tests of
+    /// clients; connections accepted later are served as usual.
+    public func closeKeptAliveConnections() {
+        lock.withLock { keptAliveCutoff = accepted }
     }
 
     /// Stops accepting, closes every open connection and frees the port. Safe to call twice.
@@ -114,13 +129,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            enum Admission { case serve, busy, stopped }
+            enum Admission { case serve(Int), busy, stopped }
             let admission = lock.withLock { () -> Admission in
                 if stopped { return .stopped }
+                accepted += 1
                 if connections.count >= limits.maximumConnections { return .busy }
                 connections.insert(connection)
-                return .serve
+                return .serve(accepted)
             }
+            let number: Int
             switch admission {
             case .stopped:
                 close(connection)
@@ -130,12 +147,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 send(connection, .text("503\n", status: 503), keepAlive: false)
                 close(connection)
                 continue
-            case .serve:
-                break
+            case .serve(let accepted):
+                number = accepted
             }
             Socket.setTimeouts(connection, seconds: limits.idleTimeout)
             let thread = Thread { [self] in
-                serve(connection)
+                serve(connection, number: number)
                 lock.withLock {
                     connections.remove(connection)
                     close(connection)
@@ -146,10 +163,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ connection: Int32, number: Int) {
         var buffer = Data()
+        var served = 0
         while true {
             guard let (head, rest) = readHead(connection, buffer: &buffer) else { return }
+            if served > 0, lock.withLock({ number <= keptAliveCutoff }) { return }
+            served += 1
             let request: HTTPServerRequest
             let parsed: RequestParser.Head
             do {

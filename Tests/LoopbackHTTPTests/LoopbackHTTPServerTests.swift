@@ -110,6 +110,25 @@ final class LoopbackHTTPServerTests: XCTestCase {
         XCTAssertTrue(client.isClosedByServer())
     }
 
+    func testClosingKeptAliveConnectionsDropsTheirNextRequestOnly() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let kept = try RawClient(port: server.port)
+        kept.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(kept.readResponse()?.body, "GET /one [] 0")
+        let fresh = try RawClient(port: server.port)
+        server.closeKeptAliveConnections()
+        kept.send("GET /two HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertNil(kept.readResponse(), "closed without an answer")
+        fresh.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(fresh.readResponse()?.body, "GET /first [] 0", "a connection's first request is served")
+        let later = try RawClient(port: server.port)
+        later.send("GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /again HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(later.readResponse()?.body, "GET /later [] 0")
+        XCTAssertEqual(later.readResponse()?.body, "GET /again [] 0", "connections accepted after the call are kept")
+        XCTAssertEqual(server.acceptedConnections, 3)
+    }
+
     func testGarbageGets400AndTheServerKeepsServing() throws {
         let server = try echoServer()
         defer { server.stop() }

@@ -59,7 +59,8 @@ final class NetIdFailureTests: XCTestCase {
         for (fault, expected) in cases {
             let harness = try makeNetIdHarness(transportTimeout: 1)
             let before = await harness.signedIn()
-            harness.provider.inject(fault, at: .userInfo)
+            // A dropped kept-alive GET is retried once: the provider drops every attempt.
+            harness.provider.inject(fault, at: .userInfo, times: fault == .dropConnection ? nil : 1)
             harness.app.loadUserInfo()
             _ = await harness.log.waitForEvents(before + 1)
             XCTAssertEqual(harness.events(after: before), [expected], "\(fault)")
@@ -101,7 +102,7 @@ final class NetIdFailureTests: XCTestCase {
         for (fault, read, write) in cases {
             let harness = try makeNetIdHarness(transportTimeout: 1)
             let before = await harness.signedIn()
-            harness.provider.inject(fault, at: .permissionRead)
+            harness.provider.inject(fault, at: .permissionRead, times: fault == .dropConnection ? nil : 1)
             harness.provider.inject(fault, at: .permissionWrite)
             harness.app.loadPermissions()
             harness.app.updatePermissions(.VALID)

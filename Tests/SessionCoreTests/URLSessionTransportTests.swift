@@ -17,6 +17,7 @@ final class URLSessionTransportTests: XCTestCase {
             case "/redirect": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "/ok")]))
             case "/huge": return .respond(HTTPServerResponse(status: 200, body: Data(repeating: 0x41, count: 64 * 1024)))
             case "/drop": return .dropConnection
+            case "/echo": return .respond(HTTPServerResponse(status: 200, body: Data("\(request.body.count)".utf8)))
             case "/silent":
                 release.wait()
                 return .dropConnection
@@ -95,21 +96,29 @@ final class URLSessionTransportTests: XCTestCase {
         }
     }
 
-    func testAPostNeverGoesOverAConnectionTheServerMayCloseUnanswered() async throws {
-        // A server may keep a connection after answering, though asked to close it, and close it
-        // as the next request arrives. FoundationNetworking then resends that request on a new
-        // connection, but a POST without its body, and it hangs until the timeout.
-        let server = try ReusingServer()
-        defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 3)
-        let endpoint = URL(string: "http://127.0.0.1:\(server.port)/token")!
-        _ = try await transport.send(HTTPRequest(method: "GET", url: endpoint))
+    func testSequentialGETsShareOneKeptAliveConnection() async throws {
+        let transport = URLSessionTransport(timeout: 5)
+        for _ in 0..<20 {
+            let response = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            XCTAssertEqual(response.status, 200)
+        }
+        XCTAssertEqual(server.acceptedConnections, 1)
+    }
+
+    func testAServerClosingAKeptAliveConnectionBreaksNeitherGETsNorAPOST() async throws {
+        // FoundationNetworking resends a request whose reused connection closed unanswered, but a
+        // POST without its body, which then hangs: POSTs must never go over a kept-alive connection.
+        let transport = URLSessionTransport(timeout: 5)
+        _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+        server.closeKeptAliveConnections()
+        let again = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+        XCTAssertEqual(again.status, 200, "the GET is sent again on a new connection")
+        server.closeKeptAliveConnections()
         let body = Data("grant_type=refresh_token&refresh_token=abc".utf8)
-        let response = try await transport.send(HTTPRequest(method: "POST", url: endpoint,
-                                                            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body))
-        XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "\(body.count)", "the body arrived whole")
-        XCTAssertEqual(server.requests.map(\.method), ["GET", "POST"])
-        XCTAssertNotEqual(server.requests.first?.connection, server.requests.last?.connection, "the POST had a connection of its own")
+        let posted = try await transport.send(HTTPRequest(method: "POST", url: url("/echo"),
+                                                          headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body))
+        XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "\(body.count)", "the POST's body arrived whole")
+        let after = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+        XCTAssertEqual(after.status, 200)
     }
 }

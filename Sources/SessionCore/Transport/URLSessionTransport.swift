@@ -5,8 +5,9 @@ import FoundationNetworking
 
 /// The default ``HTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux) with
 /// no cookies and no cache, a per-request timeout, a cap on the response body, and redirects
-/// followed only when the request allows it. A request with a body always opens a connection of
-/// its own; on Linux every request asks the server to close its connection.
+/// followed only when the request allows it. Bodiless requests reuse kept-alive connections; a
+/// request with a body always opens a connection of its own, so it can never be resent without
+/// its body.
 public final class URLSessionTransport: HTTPTransport {
     /// Seconds a request may take before it fails with ``HTTPTransportError/Kind/timedOut``.
     public let timeout: TimeInterval
@@ -43,14 +44,14 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        #if canImport(FoundationNetworking)
-        urlRequest.setValue("close", forHTTPHeaderField: "Connection")
-        #endif
-        // A server may keep a connection it was asked to close and drop it when the next request
-        // arrives. The request is then resent on a new connection, by FoundationNetworking without
-        // its body, and it hangs until the timeout: a refresh lost that way would end the session.
-        // So a request with a body goes over a session of its own, whose only connection is new.
+        // A server may close a kept-alive connection just as the next request arrives on it. The
+        // request is then resent on a new connection, by FoundationNetworking without its body,
+        // and it hangs until the timeout: a refresh lost that way would end the session. So a
+        // request with a body goes over a session of its own, whose only connection is new, and
+        // asks the server not to keep it. Bodiless requests (GETs), which replay harmlessly,
+        // share the transport's kept-alive connections.
         let ownSession = request.body == nil ? nil : URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+        if ownSession != nil { urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
         defer { ownSession?.finishTasksAndInvalidate() }
         let task = (ownSession ?? session).dataTask(with: urlRequest)
         let handle = TaskHandle(task: task)

@@ -49,7 +49,9 @@ final class FaultEndToEndTests: XCTestCase {
         for (endpoint, fault, code, process) in cases {
             let harness = try makeLocalHarness(transportTimeout: 1)
             let tokens = try await harness.signIn()
-            harness.provider.inject(fault, at: endpoint)
+            // A GET over a kept-alive connection that drops unanswered is retried once on a new
+            // one, so a provider that drops must drop every attempt.
+            harness.provider.inject(fault, at: endpoint, times: fault == .dropConnection ? nil : 1)
             await assertSessionError(code, process: process) {
                 switch endpoint {
                 case .userInfo: _ = try await harness.client.userInfo()
