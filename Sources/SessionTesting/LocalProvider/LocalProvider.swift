@@ -13,7 +13,11 @@ import SessionCore
 /// only for a session without an ID token). ID tokens are signed with a key generated at start.
 /// Tests can inject faults per endpoint and read a request log.
 ///
-/// It is a test provider: it keeps everything in memory, trusts its scripted consent instead of
+/// Left running, it stays bounded: the log keeps the newest ``Options/requestLogLimit`` requests,
+/// expired codes and tokens and those of revoked grants are forgotten as new ones are issued, and
+/// the ``Options/stateFile`` is written only when what it keeps changed.
+///
+/// It is a test provider: it keeps its state in memory, trusts its scripted consent instead of
 /// a login, and makes tokens that are random but not meant to resist a determined attacker.
 ///
 /// ```swift
@@ -122,8 +126,13 @@ public final class LocalProvider: @unchecked Sendable {
 
     // MARK: Inspection
 
-    /// Every request received, in arrival order (faulted ones too).
-    public var requestLog: [LoggedRequest] { engine.withState { $0.log } }
+    /// The requests received, in arrival order (faulted ones too): the newest
+    /// ``Options/requestLogLimit``.
+    public var requestLog: [LoggedRequest] { engine.withState { $0.loggedRequests(limit: options.requestLogLimit) } }
+
+    /// How many authorization codes and tokens the provider remembers. Expired and revoked ones
+    /// are forgotten as new ones are issued, so it stays near the number of usable ones.
+    public var retainedCredentials: Int { engine.withState { $0.retainedCredentials } }
 
     /// The requests received by `endpoint`, in arrival order.
     public func requests(to endpoint: Endpoint) -> [LoggedRequest] {

@@ -51,11 +51,13 @@ extension LocalProviderEngine {
             subject = chosen
         }
         let code = Self.randomValue("code")
-        let expiresAt = options.clock.now().addingTimeInterval(options.codeLifetime)
+        let now = options.clock.now()
+        let expiresAt = now.addingTimeInterval(options.codeLifetime)
         withState { state in
             let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes)
             state.codes[code] = IssuedCode(grant: grant, redirectURI: redirectURI, challenge: challenge,
                                            nonce: parameters["nonce"], expiresAt: expiresAt)
+            state.noteIssued(at: now)
         }
         return redirect([("code", code)])
     }
@@ -168,6 +170,7 @@ extension LocalProviderEngine {
             state.permissionTokens[token] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime))
             permission = token
         }
+        state.noteIssued(at: now)
         return Tokens(access: access, refresh: refresh, permission: permission)
     }
 

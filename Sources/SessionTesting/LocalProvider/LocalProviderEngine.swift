@@ -46,10 +46,13 @@ final class LocalProviderEngine: @unchecked Sendable {
 
     var issuer: String { lock.withLock { issuerText } }
 
-    /// Runs `body` on the state while holding the lock, then saves it when there is a state file.
+    /// Runs `body` on the state while holding the lock, then saves it when there is a state file
+    /// and what it keeps changed.
     func withState<T>(_ body: (inout LocalProviderState) throws -> T) rethrows -> T {
         try lock.withLock {
-            defer { save() }
+            guard options.stateFile != nil else { return try body(&state) }
+            let before = state.persisted(port: port)
+            defer { if state.persisted(port: port) != before { save() } }
             return try body(&state)
         }
     }
@@ -69,9 +72,9 @@ final class LocalProviderEngine: @unchecked Sendable {
         let parameters = Self.firstValues(request.queryItems + (request.method == "POST" ? request.formItems : []))
         let fault = withState { state -> LocalProvider.Fault? in
             let fault = endpoint.flatMap { state.nextFault(for: $0) }
-            state.log.append(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
-                                                         parameters: parameters, authorization: request.header("Authorization"),
-                                                         fault: fault))
+            state.record(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
+                                                     parameters: parameters, authorization: request.header("Authorization"),
+                                                     fault: fault), limit: options.requestLogLimit)
             return fault
         }
         switch fault {

@@ -4,7 +4,7 @@ import SessionCore
 
 /// What one authorization granted: to which client, for whom, which scopes. Every token issued
 /// from it belongs to its refresh-token family.
-struct Grant: Sendable, Codable {
+struct Grant: Sendable, Codable, Equatable {
     let family: Int
     let clientID: String
     let subject: String
@@ -22,13 +22,13 @@ struct IssuedCode: Sendable {
 }
 
 /// An access token and when it stops working.
-struct IssuedAccessToken: Sendable, Codable {
+struct IssuedAccessToken: Sendable, Codable, Equatable {
     let grant: Grant
     let expiresAt: Date
 }
 
 /// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family.
-struct IssuedRefreshToken: Sendable, Codable {
+struct IssuedRefreshToken: Sendable, Codable, Equatable {
     let grant: Grant
     var retired = false
 }
@@ -48,11 +48,49 @@ struct LocalProviderState: Sendable {
     var defaultConsent: LocalProvider.ConsentDecision = .approve
     var faults: [LocalProvider.Endpoint: [InjectedFault]] = [:]
     var log: [LocalProvider.LoggedRequest] = []
+    /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
+    private var issuedSincePrune = 0
+    private var keptAtLastPrune = 0
 
     /// The next consent decision: a scripted one if any is left, else the default.
     mutating func nextConsent() -> LocalProvider.ConsentDecision {
         scriptedConsent.isEmpty ? defaultConsent : scriptedConsent.removeFirst()
     }
+
+    /// Appends `request` to the log, keeping the newest `limit` entries. Older ones are dropped in
+    /// batches, so appending stays cheap.
+    mutating func record(_ request: LocalProvider.LoggedRequest, limit: Int) {
+        log.append(request)
+        if log.count >= 2 * max(limit, 1) { log.removeFirst(log.count - limit) }
+    }
+
+    /// The newest `limit` log entries.
+    func loggedRequests(limit: Int) -> [LocalProvider.LoggedRequest] {
+        Array(log.suffix(limit))
+    }
+
+    /// Counts one issued code or token, and sweeps out the unusable ones once as many were issued
+    /// as the last sweep kept (at least 64): the provider stays bounded at a constant cost per issue.
+    mutating func noteIssued(at now: Date) {
+        issuedSincePrune += 1
+        if issuedSincePrune >= max(64, keptAtLastPrune) { prune(at: now) }
+    }
+
+    /// Forgets what no request can use any more: expired codes (a replay of one is refused
+    /// either way), expired access and permission tokens, and every token of a revoked family.
+    /// Retired refresh tokens of live families stay, for reuse detection.
+    mutating func prune(at now: Date) {
+        let revoked = revokedFamilies
+        codes = codes.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
+        accessTokens = accessTokens.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
+        permissionTokens = permissionTokens.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
+        refreshTokens = refreshTokens.filter { !revoked.contains($0.value.grant.family) }
+        issuedSincePrune = 0
+        keptAtLastPrune = codes.count + accessTokens.count + permissionTokens.count + refreshTokens.count
+    }
+
+    /// How many codes and tokens are remembered.
+    var retainedCredentials: Int { codes.count + accessTokens.count + permissionTokens.count + refreshTokens.count }
 
     /// The next fault for `endpoint`, counting it down.
     mutating func nextFault(for endpoint: LocalProvider.Endpoint) -> LocalProvider.Fault? {
@@ -87,7 +125,7 @@ struct LocalProviderState: Sendable {
     }
 
     /// What survives a restart when ``LocalProvider/Options/stateFile`` is set.
-    struct Persisted: Codable {
+    struct Persisted: Codable, Equatable {
         var port: UInt16
         var accessTokens: [String: IssuedAccessToken]
         var refreshTokens: [String: IssuedRefreshToken]

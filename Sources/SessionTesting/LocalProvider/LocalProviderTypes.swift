@@ -30,6 +30,9 @@ extension LocalProvider {
         /// Where to keep tokens, grants, permissions and the port across runs (mode 0600), so a
         /// client's stored session still works with the next provider; nil keeps all in memory.
         public var stateFile: URL?
+        /// How many requests ``LocalProvider/requestLog`` keeps, the newest (default 10,000), so a
+        /// provider left running stays bounded.
+        public var requestLogLimit = 10_000
 
         /// The default options.
         public init() {}
