@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "GrabIdCompat", targets: ["GrabIdCompat"]),
         .library(name: "GoogleSignInCompat", targets: ["GoogleSignInCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
+        .executable(name: "session-bench", targets: ["SessionBench"]),
         .executable(name: "netid-sample", targets: ["NetIdSample"]),
         .executable(name: "grabid-sample", targets: ["GrabIdSample"]),
         .executable(name: "googlesignin-sample", targets: ["GoogleSignInSample"]),
@@ -50,6 +51,11 @@ let package = Package(
             name: "SessionDemo",
             dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
             path: "Samples/SessionDemo"
+        ),
+        .executableTarget(
+            name: "SessionBench",
+            dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
+            path: "Samples/SessionBench"
         ),
         // One legacy-style sample per Compat module, in Swift 5 mode like the apps they stand for.
         .executableTarget(

@@ -20,7 +20,7 @@ extension SessionClient {
         let metadata = try await discover()
         let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, flow: flow, redirectURI: redirectURI)
         pending = request
-        logger.log(.info, "authorization started: \(request)")
+        log(.info, "authorization started: \(request)")
         return request
     }
 
@@ -34,7 +34,7 @@ extension SessionClient {
     /// Forgets the pending authorization, so its response will be refused. Does nothing when none
     /// is pending.
     public func cancelAuthorization() {
-        if pending != nil { logger.log(.info, "authorization cancelled") }
+        if pending != nil { log(.info, "authorization cancelled") }
         pending = nil
     }
 
@@ -66,7 +66,7 @@ extension SessionClient {
             consumePending(request)
             let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
             try await persist(tokens, ifGeneration: startGeneration)
-            logger.log(.info, "sign-in completed (\(request.flow.rawValue))")
+            log(.info, "sign-in completed (\(request.flow.rawValue))")
             return tokens
         } catch let error as SessionError {
             throw error.in(.authentication)

@@ -81,7 +81,7 @@ extension SessionClient {
             throw try await abandonSession(after: error, ifGeneration: startGeneration)
         }
         try await persist(refreshed, ifGeneration: startGeneration)
-        logger.log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
+        log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
         return refreshed
     }
 
@@ -91,7 +91,7 @@ extension SessionClient {
         if generation == expected {
             try await endLocalSession(process: .authentication)
         }
-        logger.log(.warning, "refresh failed (\(cause.code.rawValue)); the session was cleared")
+        log(.warning, "refresh failed (\(cause.code.rawValue)); the session was cleared")
         var error = cause
         error.code = .reauthenticationRequired
         error.message = "refresh failed (\(cause.code.rawValue): \(cause.message)); sign in again"

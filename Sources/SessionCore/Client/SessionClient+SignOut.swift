@@ -21,7 +21,7 @@ extension SessionClient {
             }
             pending = nil
             try await endLocalSession(process: .endSession)
-            logger.log(.info, revokeTokens ? "signed out (tokens revoked)" : "signed out")
+            log(.info, revokeTokens ? "signed out (tokens revoked)" : "signed out")
         }
     }
 

@@ -21,7 +21,7 @@ public actor SessionClient {
     let store: TokenStore
     let exchange: ProviderExchange
     let clock: SessionClock
-    let logger: SessionLogger
+    let log: LogSink
 
     var metadata: ProviderMetadata?
     let metadataFlight = SingleFlight<ProviderMetadata>()
@@ -51,9 +51,9 @@ public actor SessionClient {
     ) {
         self.configuration = configuration
         self.store = store
-        self.exchange = ProviderExchange(transport: transport, logger: logger)
+        self.exchange = ProviderExchange(transport: transport, log: LogSink(logger))
         self.clock = clock
-        self.logger = logger
+        self.log = LogSink(logger)
     }
 
     /// The tokens of the current session, without refreshing; nil when signed out.
@@ -82,7 +82,7 @@ public actor SessionClient {
             loaded.revocationEndpoint = await revocationEndpointFromOAuthMetadata()
         }
         metadata = loaded
-        logger.log(.info, "discovery loaded for \(loaded.issuer)")
+        log(.info, "discovery loaded for \(loaded.issuer)")
         return loaded
     }
 
@@ -110,7 +110,7 @@ public actor SessionClient {
         let stored = try await store.load()
         guard generation == startGeneration else { return nil }
         current = stored
-        if stored != nil { logger.log(.info, "session restored from the store") }
+        if stored != nil { log(.info, "session restored from the store") }
         return stored
     }
 
@@ -134,7 +134,7 @@ public actor SessionClient {
                 generation += 1
                 current = nil
                 try? await store.clear()
-                logger.log(.error, "the token store failed to save; a fresh sign-in is required")
+                log(.error, "the token store failed to save; a fresh sign-in is required")
                 throw SessionError(.storageFailed, process: .authentication,
                                    message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
             }

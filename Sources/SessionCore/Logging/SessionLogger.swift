@@ -65,3 +65,17 @@ enum Redaction {
         return text
     }
 }
+
+/// Where the core writes its lines: the message is only built when a logger other than
+/// ``SilentLogger`` will read it, so the default costs no string work per request.
+struct LogSink: Sendable {
+    private let logger: SessionLogger?
+
+    init(_ logger: SessionLogger) {
+        self.logger = logger is SilentLogger ? nil : logger
+    }
+
+    func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        logger?.log(level, message())
+    }
+}

@@ -13,19 +13,21 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
 
     /// Decodes any JSON value.
     public init(from decoder: Decoder) throws {
+        // Each typed decode is strict, so the order only decides how many attempts fail (and
+        // build an error) first: strings, the commonest values in provider documents, go first.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .array(try container.decode([JSONValue].self))
         }
     }
 

@@ -24,7 +24,7 @@ struct TokenResponse: Sendable {
         }
         accessToken = try fields.requiredString("access_token")
         tokenType = try fields.requiredString("token_type")
-        guard tokenType.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        guard ASCII.equalIgnoringCase(tokenType, "Bearer") else {
             throw fields.fail("'token_type' is not Bearer")
         }
         // Some providers send expires_in as a numeric string.

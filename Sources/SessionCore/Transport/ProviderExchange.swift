@@ -4,7 +4,7 @@ import Foundation
 /// ``SessionError``s for the process at hand.
 struct ProviderExchange: Sendable {
     let transport: HTTPTransport
-    let logger: SessionLogger
+    let log: LogSink
     /// Bodies above this are refused whatever the transport allowed: no provider message the core
     /// reads is anywhere near 1 MiB, and a custom transport may not cap at all.
     static let maximumResponseSize = 1 << 20
@@ -12,21 +12,21 @@ struct ProviderExchange: Sendable {
     /// The raw outcome, for callers that must know whether a failed request may have reached the
     /// server (refresh).
     func attempt(_ request: HTTPRequest, purpose: String) async -> Result<HTTPResponse, HTTPTransportError> {
-        logger.log(.debug, "\(purpose): \(request.method) \(Redaction.url(request.url))")
+        log(.debug, "\(purpose): \(request.method) \(Redaction.url(request.url))")
         do {
             let response = try await transport.send(request)
-            logger.log(.debug, "\(purpose): HTTP \(response.status), \(response.body.count) bytes")
+            log(.debug, "\(purpose): HTTP \(response.status), \(response.body.count) bytes")
             guard response.body.count <= Self.maximumResponseSize else {
                 return .failure(HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(Self.maximumResponseSize) bytes"))
             }
             return .success(response)
         } catch let error as HTTPTransportError {
-            logger.log(.warning, "\(purpose): \(error.detail)")
+            log(.warning, "\(purpose): \(error.detail)")
             return .failure(error)
         } catch is CancellationError {
             return .failure(HTTPTransportError(.cancelled, detail: "cancelled"))
         } catch {
-            logger.log(.warning, "\(purpose): transport failure of type \(type(of: error))")
+            log(.warning, "\(purpose): transport failure of type \(type(of: error))")
             return .failure(HTTPTransportError(.connectionLost, detail: "transport failure"))
         }
     }

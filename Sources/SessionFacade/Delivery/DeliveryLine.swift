@@ -8,7 +8,7 @@ import Foundation
 /// `@unchecked Sendable`: `pending` and `busy` are read and written only while holding `lock`.
 final class DeliveryLine: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: [@Sendable () -> Void] = []
+    private var pending = FIFO<@Sendable () -> Void>()
     private var busy = false
     private let queue: @Sendable () -> DispatchQueue
 
@@ -21,7 +21,7 @@ final class DeliveryLine: @unchecked Sendable {
     func enqueue(_ blocks: [@Sendable () -> Void]) {
         guard !blocks.isEmpty else { return }
         let start = lock.withLock { () -> Bool in
-            pending += blocks
+            pending.append(contentsOf: blocks)
             if busy { return false }
             busy = true
             return true
@@ -31,8 +31,8 @@ final class DeliveryLine: @unchecked Sendable {
 
     private func dispatchNext() {
         queue().async { [self] in
-            let block = lock.withLock { pending.removeFirst() }
-            block()
+            let block = lock.withLock { pending.popFirst() }
+            block?()
             let more = lock.withLock { () -> Bool in
                 if pending.isEmpty { busy = false }
                 return busy

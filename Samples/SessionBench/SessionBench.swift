@@ -1,0 +1,46 @@
+import Foundation
+
+/// `swift run -c release session-bench`: see `BenchOptions.help`.
+@main
+enum SessionBench {
+    static func main() async {
+        let options: BenchOptions
+        do {
+            options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("session-bench: \((error as? BenchOptions.UsageError)?.message ?? "bad arguments")\n".utf8))
+            exit(2)
+        }
+        if options.help {
+            print(BenchOptions.help)
+            exit(0)
+        }
+        let report: Report
+        do {
+            report = try await run(options)
+        } catch {
+            FileHandle.standardError.write(Data("session-bench: cannot run: \(error)\n".utf8))
+            exit(3)
+        }
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(report.document)) ?? Data(), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+        exit(report.allInvariantsHold ? 0 : 1)
+    }
+
+    private static func run(_ options: BenchOptions) async throws -> Report {
+        var report = Report(quick: options.quick)
+        try await LatencyScenarios.userInfoCoreVersusRaw(options, into: &report)
+        try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: false, into: &report)
+        try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: true, into: &report)
+        try await LatencyScenarios.signInVersusRaw(options, into: &report)
+        try await RefreshStampede.core(options, into: &report)
+        try await RefreshStampede.facade(options, into: &report)
+        try await MemoryGrowth.facade(options, into: &report)
+        return report
+    }
+}

@@ -1,0 +1,14 @@
+/// ASCII-only text rules for protocol tokens (header names, token types), which RFC 9110 and
+/// RFC 6749 compare without regard to case. Foundation's case-insensitive comparison is
+/// locale-aware and, on Linux, far slower.
+enum ASCII {
+    /// True when `a` and `b` are equal once ASCII letters are folded to lowercase; other bytes
+    /// must match exactly.
+    static func equalIgnoringCase(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+        a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+}
