@@ -22,6 +22,22 @@ final class NetIdSequenceTests: XCTestCase {
         XCTAssertEqual(harness.app.currentConfig?.clientId, "session-demo")
     }
 
+    func testAFailedInitializeDoesNotUndoALaterOneThatSucceeds() async throws {
+        let harness = try makeNetIdHarness()
+        var unreachable = harness.config
+        unreachable.issuer = URL(string: "http://127.0.0.1:1")!
+        harness.app.initialize(with: unreachable)
+        harness.netId.initialize(harness.config)
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertEqual(harness.log.transcript, [
+            "L1.didEncounterNetworkError(NetworkError/Configuration)", "L1.didFinishInitializationWithError(nil)",
+        ])
+        XCTAssertEqual(harness.app.currentConfig?.issuer, harness.config.issuer, "the configuration that worked stays")
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript.last, "L1.didFetchUserInfoWithError(NoAuth/UserInfo)", "initialized, without a session")
+    }
+
     func testAStoredSessionIsAnnouncedOncePerListener() async throws {
         let store = InMemoryTokenStore()
         let first = try makeNetIdHarness(store: store)

@@ -186,6 +186,25 @@ final class AuthorizationTests: XCTestCase {
         XCTAssertFalse(pending)
     }
 
+    func testAnAgentThatFailsIsAFailureNotACancellation() async throws {
+        struct NoBrowser: Error {}
+        struct Failing: AuthorizationAgent {
+            func authorize(url: URL, redirectURI: URL) async throws -> URL { throw NoBrowser() }
+        }
+        let provider = try FakeProvider()
+        let client = try makeClient(provider)
+        do {
+            _ = try await client.signIn(agent: Failing())
+            XCTFail("the agent failed")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .authorizationAgentFailed)
+            XCTAssertEqual(error.process, .authentication)
+            XCTAssertTrue(error.message.contains("NoBrowser"), error.message)
+        }
+        let pending = await client.isRedirectForPendingAuthorization(FakeProvider.redirectURI)
+        XCTAssertFalse(pending)
+    }
+
     func testPendingRedirectMatchingIgnoresQueryButNotTarget() async throws {
         let provider = try FakeProvider()
         let client = try makeClient(provider)

@@ -133,6 +133,21 @@ final class RefreshTests: XCTestCase {
         XCTAssertEqual(refreshRequests.count, 1)
     }
 
+    func testAStoreThatCanNeitherSaveNorClearIsLoggedAsAnErrorWithoutSecrets() async throws {
+        let logger = CapturingLogger()
+        let client = try makeClient(provider, store: store, logger: logger)
+        let tokens = try await client.signIn(agent: provider)
+        store.failNextSaves()
+        store.failNextClears()
+        await assertSessionError(.storageFailed) { try await client.refresh() }
+        let errors = logger.lines.filter { $0.hasPrefix("[error]") }
+        XCTAssertTrue(errors.contains { $0.contains("could not be cleared") && $0.contains("read-only disk") }, "\(errors)")
+        XCTAssertEqual(store.contents, tokens, "what stays on disk is the session before the refresh")
+        for line in logger.lines {
+            XCTAssertFalse(line.contains(tokens.accessToken) || line.contains(tokens.refreshToken ?? "-"), line)
+        }
+    }
+
     func testSignOutDuringAnInFlightRefreshLeavesNothingStored() async throws {
         let (arrived, gate) = holdTokenResponses()
         let client = self.client!

@@ -39,6 +39,20 @@ final class AuthorizationOrderTests: XCTestCase {
         ])
     }
 
+    func testAnAgentThatFailsIsAnAuthenticationErrorNotACancellation() async throws {
+        struct NoBrowser: Error {}
+        struct Failing: AuthorizationAgent {
+            func authorize(url: URL, redirectURI: URL) async throws -> URL { throw NoBrowser() }
+        }
+        let facade = try makeFacade()
+        await facade.initialize()
+        facade.service.getAuthorization(agent: Failing(), completion: facade.log.completion("getAuthorization"))
+        _ = await facade.log.waitForEvents(4)
+        XCTAssertEqual(facade.transcript(after: 2), [
+            "A.didFinishAuthenticationWithError(authorizationAgentFailed)", "completion.getAuthorization(authorizationAgentFailed)",
+        ])
+    }
+
     func testCancelAuthorizationReportsCancelled_C14() async throws {
         let facade = try makeFacade()
         facade.service.cancelAuthorization() // nothing pending: does nothing

@@ -75,8 +75,10 @@ extension SessionClient {
 
     /// Authorizes in one call: builds the request, lets `agent` show it and bring back the
     /// redirect, then completes it as ``completeAuthorization(callbackURL:)`` does.
-    /// - Throws: `cancelled` when the agent reports that the user gave up, or any error of
-    ///   ``beginAuthorization(flow:)`` and ``completeAuthorization(callbackURL:)``.
+    /// - Throws: `cancelled` when the agent reports that the user gave up (or the task is
+    ///   cancelled), the agent's own `SessionError`, `authorizationAgentFailed` for any other
+    ///   error of the agent, or any error of ``beginAuthorization(flow:)`` and
+    ///   ``completeAuthorization(callbackURL:)``.
     public func signIn(flow: AuthFlow = .login, agent: AuthorizationAgent) async throws -> SessionTokens {
         let started = StartedRequest()
         let callbackURL: URL
@@ -91,7 +93,8 @@ extension SessionClient {
             switch error {
             case let error as SessionError: throw error.in(.authentication)
             case is CancellationError: throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
-            default: throw SessionError(.cancelled, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
+            default:
+                throw SessionError(.authorizationAgentFailed, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
             }
         }
         guard let request = started.request else {

@@ -133,8 +133,15 @@ public actor SessionClient {
             } catch {
                 generation += 1
                 current = nil
-                try? await store.clear()
                 log(.error, "the token store failed to save; a fresh sign-in is required")
+                do {
+                    try await store.clear()
+                } catch let clearing {
+                    // The store keeps what it held before (the previous session, whose refresh
+                    // token may already be spent); a later launch restores it and its first
+                    // refresh fails, which ends it there.
+                    log(.error, "the token store could not be cleared either (\(Self.storeFailure(clearing))); it still holds the session from before")
+                }
                 throw SessionError(.storageFailed, process: .authentication,
                                    message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
             }

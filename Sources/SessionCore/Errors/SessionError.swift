@@ -69,6 +69,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case missingAuthorizationCode
         /// The user or the app cancelled the authorization.
         case cancelled
+        /// The authorization agent failed with an error of its own (the browser could not be
+        /// opened, for instance); the message names the error's type.
+        case authorizationAgentFailed
         // OAuth 2.0 error responses (RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6)
         /// OAuth `access_denied`.
         case accessDenied

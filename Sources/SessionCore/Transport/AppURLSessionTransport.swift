@@ -28,18 +28,26 @@ public final class AppURLSessionTransport: HTTPTransport {
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let limit = maximumResponseSize
-        return try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: urlRequest) { data, response, error in
-                if let error { return continuation.resume(throwing: HTTPTransportError(failure: error)) }
-                guard let response = response as? HTTPURLResponse else {
-                    return continuation.resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
+        let handle = TaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error { return continuation.resume(throwing: HTTPTransportError(failure: error)) }
+                    guard let response = response as? HTTPURLResponse else {
+                        return continuation.resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
+                    }
+                    let body = data ?? Data()
+                    guard body.count <= limit else {
+                        return continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(limit) bytes"))
+                    }
+                    continuation.resume(returning: HTTPResponse(response, body: body))
                 }
-                let body = data ?? Data()
-                guard body.count <= limit else {
-                    return continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(limit) bytes"))
+                if !handle.start(task) {
+                    continuation.resume(throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
                 }
-                continuation.resume(returning: HTTPResponse(response, body: body))
-            }.resume()
+            }
+        } onCancel: {
+            handle.cancel()
         }
     }
 }

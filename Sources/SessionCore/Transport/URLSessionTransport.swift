@@ -54,23 +54,20 @@ public final class URLSessionTransport: HTTPTransport {
         if ownSession != nil { urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
         defer { ownSession?.finishTasksAndInvalidate() }
         let task = (ownSession ?? session).dataTask(with: urlRequest)
-        let handle = TaskHandle(task: task)
+        let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // Registered before the task can end: a cancelled task reports its end at once,
+                // and an end reported before registration would leave the continuation waiting.
                 tasks.register(task, followsRedirects: request.followsRedirects, continuation: continuation)
-                task.resume()
+                if !handle.start(task) {
+                    tasks.finish(task, throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
+                }
             }
         } onCancel: {
             handle.cancel()
         }
     }
-}
-
-/// Lets the cancellation handler reach the task. URLSessionTask is thread-safe for `cancel()`;
-/// the wrapper holds no other state.
-private struct TaskHandle: @unchecked Sendable {
-    let task: URLSessionTask
-    func cancel() { task.cancel() }
 }
 
 /// The session delegate: collects each task's body under a cap and resumes its continuation once.
@@ -123,6 +120,11 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let follow = lock.withLock { states[ObjectIdentifier(task)]?.followsRedirects ?? false }
         completionHandler(follow ? request : nil)
+    }
+
+    /// Ends `task`'s call with `error` before the task ever ran.
+    func finish(_ task: URLSessionTask, throwing error: HTTPTransportError) {
+        lock.withLock { states.removeValue(forKey: ObjectIdentifier(task)) }?.continuation.resume(throwing: error)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

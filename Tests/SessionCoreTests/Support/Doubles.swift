@@ -3,7 +3,7 @@ import SessionCore
 import SessionTesting
 import XCTest
 
-/// A token store that records every save and can be told to fail.
+/// A token store that records every save and can be told to fail saving or clearing.
 ///
 /// `@unchecked Sendable`: every mutable member is accessed while holding `lock`.
 final class RecordingStore: TokenStore, @unchecked Sendable {
@@ -11,12 +11,14 @@ final class RecordingStore: TokenStore, @unchecked Sendable {
     private var stored: SessionTokens?
     private var saves: [SessionTokens] = []
     private var failSaves = false
+    private var failClears = false
 
     init(_ tokens: SessionTokens? = nil) { stored = tokens }
 
     var saved: [SessionTokens] { lock.withLock { saves } }
     var contents: SessionTokens? { lock.withLock { stored } }
     func failNextSaves() { lock.withLock { failSaves = true } }
+    func failNextClears() { lock.withLock { failClears = true } }
 
     func load() async throws -> SessionTokens? { contents }
     func save(_ tokens: SessionTokens) async throws {
@@ -26,7 +28,12 @@ final class RecordingStore: TokenStore, @unchecked Sendable {
             stored = tokens
         }
     }
-    func clear() async throws { lock.withLock { stored = nil } }
+    func clear() async throws {
+        try lock.withLock {
+            if failClears { throw SessionError(.storageFailed, process: .configuration, message: "read-only disk (test)") }
+            stored = nil
+        }
+    }
 }
 
 /// Keeps every log line.
