@@ -56,34 +56,20 @@ struct DemoEnvironment {
     }
 }
 
-/// The facade's calls, awaited: each returns once its completion handler ran, which is after
-/// every listener saw the outcome (rule C3).
+/// A facade call awaited as a result: the demo's listener prints the outcome, and the walk only
+/// decides what to do next from it. The awaited forms return once every listener saw the
+/// outcome (rule C3) and only ever throw `SessionError`.
+func outcome<Value>(of call: () async throws -> Value) async -> Result<Value, SessionError> {
+    do {
+        return .success(try await call())
+    } catch {
+        return .failure(error as? SessionError ?? SessionError(.unexpectedResponse, process: .authentication, message: "\(type(of: error))"))
+    }
+}
+
 extension SessionService {
-    func initialize(_ configuration: SessionConfiguration) async -> Result<Void, SessionError> {
-        await withCheckedContinuation { done in initialize(configuration) { done.resume(returning: $0) } }
-    }
-
-    func authorize(_ flow: AuthFlow) async -> Result<String, SessionError> {
-        await withCheckedContinuation { done in getAuthorization(flow: flow) { done.resume(returning: $0) } }
-    }
-
-    func userInfo() async -> Result<UserInfo, SessionError> {
-        await withCheckedContinuation { done in fetchUserInfo { done.resume(returning: $0) } }
-    }
-
-    func permissions(_ identifiers: Set<IdentifierOption>) async -> Result<PermissionReadResponse, SessionError> {
-        await withCheckedContinuation { done in fetchPermissions(identifiers: identifiers) { done.resume(returning: $0) } }
-    }
-
-    func update(_ update: PermissionUpdate, _ identifiers: Set<IdentifierOption>) async -> Result<SubjectIdentifiers, SessionError> {
-        await withCheckedContinuation { done in updatePermissions(update, identifiers: identifiers) { done.resume(returning: $0) } }
-    }
-
+    /// ``expireAccessToken(completion:)``, awaited.
     func expire() async -> Result<Void, SessionError> {
         await withCheckedContinuation { done in expireAccessToken { done.resume(returning: $0) } }
-    }
-
-    func end(revoke: Bool) async -> Result<Void, SessionError> {
-        await withCheckedContinuation { done in endSession(revokeTokens: revoke) { done.resume(returning: $0) } }
     }
 }

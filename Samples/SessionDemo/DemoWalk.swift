@@ -14,7 +14,7 @@ struct DemoWalk {
         console.line(environment.description, .quiet)
 
         step("initialize(configuration)")
-        if case .failure(let error) = await service.initialize(environment.configuration) {
+        if case .failure(let error) = await outcome(of: { try await service.initialize(environment.configuration) }) {
             console.failure("initialize failed: \(CallbackPrinter.describe(error))")
             return 3
         }
@@ -25,20 +25,20 @@ struct DemoWalk {
         }
         if !restored {
             step("getAuthorization(flow: .\(environment.defaultFlow.rawValue))")
-            if case .failure = await service.authorize(environment.defaultFlow) { return finish(started, outcome: "sign-in failed") }
+            if case .failure = await outcome(of: { try await service.getAuthorization(flow: environment.defaultFlow) }) { return finish(started, outcome: "sign-in failed") }
         }
 
         step("fetchUserInfo()")
-        _ = await service.userInfo()
+        _ = await outcome { try await service.fetchUserInfo() }
         if environment.configuration.permissionCenter != nil {
             step("fetchPermissions(identifiers: [TPID, SYNC_ID])")
-            let before = await service.permissions([.tagProtocolIdentifier, .synchronizationIdentifier])
+            let before = await outcome { try await service.fetchPermissions(identifiers: [.tagProtocolIdentifier, .synchronizationIdentifier]) }
             let current = (try? before.get())?.privacySettings?.idConsent?.status
             let next: PermissionStatus = current == .valid ? .invalid : .valid
             step("updatePermissions(idconsent: \(next.rawValue), identifiers: [TPID])")
-            _ = await service.update(PermissionUpdate(idConsent: next), [.tagProtocolIdentifier])
+            _ = await outcome { try await service.updatePermissions(PermissionUpdate(idConsent: next), identifiers: [.tagProtocolIdentifier]) }
             step("fetchPermissions()")
-            _ = await service.permissions([])
+            _ = await outcome { try await service.fetchPermissions(identifiers: []) }
         } else {
             console.line("  (permission steps skipped: no permission center is configured for this provider)", .quiet)
         }
@@ -46,7 +46,7 @@ struct DemoWalk {
         step("expireAccessToken(), then fetchUserInfo(): the token is refreshed on the way")
         let refreshesBefore = environment.refreshCount
         _ = await service.expire()
-        _ = await service.userInfo()
+        _ = await outcome { try await service.fetchUserInfo() }
         if let before = refreshesBefore, let after = environment.refreshCount {
             console.line("  (the provider answered \(after - before) refresh request; the new refresh token was stored first)", .quiet)
         }
@@ -55,7 +55,7 @@ struct DemoWalk {
             console.line("(endSession skipped: the session stays in the store, so the next run restores it)", .quiet)
         } else {
             step("endSession(revokeTokens: true)")
-            _ = await service.end(revoke: true)
+            _ = await outcome { try await service.endSession(revokeTokens: true) }
         }
         return finish(started, outcome: environment.keepsSession ? "session kept" : "session ended")
     }

@@ -52,19 +52,19 @@ struct InteractiveSession {
         let service = environment.service
         switch command {
         case "1", "init":
-            _ = await service.initialize(environment.configuration)
+            _ = await outcome { try await service.initialize(environment.configuration) }
             if environment.hasStoredSession { _ = await environment.printer.nextAuthentication() }
         case "2", "auth":
             let name = arguments.first ?? environment.defaultFlow.rawValue
             guard let flow = AuthFlow.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
                 return "unknown flow \(name): use login, permission or loginPermission"
             }
-            _ = await service.authorize(flow)
+            _ = await outcome { try await service.getAuthorization(flow: flow) }
         case "3", "userinfo":
-            _ = await service.userInfo()
+            _ = await outcome { try await service.fetchUserInfo() }
         case "4", "permissions":
             guard let identifiers = Self.identifiers(arguments.first ?? "") else { return "unknown identifier: use TPID, SYNC_ID or ETPID" }
-            _ = await service.permissions(identifiers)
+            _ = await outcome { try await service.fetchPermissions(identifiers: identifiers) }
         case "5", "update":
             guard let word = arguments.first, let consent = PermissionStatus(rawValue: word.uppercased()) else {
                 return "update needs valid or invalid, then optionally identifiers and a TC string"
@@ -75,14 +75,14 @@ struct InteractiveSession {
                 identifiers = named
                 rest = rest.dropFirst()
             }
-            _ = await service.update(PermissionUpdate(idConsent: consent, iabTcString: rest.first), identifiers)
+            _ = await outcome { try await service.updatePermissions(PermissionUpdate(idConsent: consent, iabTcString: rest.first), identifiers: identifiers) }
         case "6", "expire":
             if case .failure(let error) = await service.expire() {
                 return "no access token to expire: \(CallbackPrinter.describe(error))"
             }
             console.line("  (the access token now counts as expired; the next call refreshes it)", .quiet)
         case "7", "end":
-            _ = await service.end(revoke: arguments.first == "revoke")
+            _ = await outcome { try await service.endSession(revokeTokens: arguments.first == "revoke") }
         case "h", "help":
             console.line(Self.menu)
         default:

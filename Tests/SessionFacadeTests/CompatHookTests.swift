@@ -61,7 +61,7 @@ final class CompatHookTests: XCTestCase {
         guard case .success(let expired?)? = await iterator.next() else { return XCTFail("storedTokens returns the session") }
         XCTAssertTrue(expired.expires(within: 0, of: facade.clock.now()), "returned as stored, expired")
         XCTAssertEqual(facade.provider.requests(to: .token).count, 1, "storedTokens refreshes nothing")
-        facade.service.endSession()
+        facade.service.endSession(completion: nil)
         facade.service.storedTokens { sink.yield($0) }
         guard case .success(let after)? = await iterator.next() else { return XCTFail("storedTokens after endSession succeeds") }
         XCTAssertNil(after, "no session is left")

@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import SessionCore
+import SessionFacade
+import SessionTesting
+import XCTest
+
+/// The `async throws` forms: the same operation line as the completion handlers (C4 across both
+/// styles), the same listener callbacks (C3), the same errors.
+final class AsyncFormTests: XCTestCase {
+    func testAwaitedCallsAndCompletionHandlersKeepOneCallOrder_C3_C4() async throws {
+        let facade = try makeFacade()
+        try await facade.service.initialize(facade.configuration)
+        let tokens = try await facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent())
+        XCTAssertFalse(tokens.accessToken.isEmpty)
+        XCTAssertEqual(facade.log.transcript, ["A.didFinishInitializationWithError(nil)", "A.didFinishAuthentication(token)"],
+                       "listeners hear awaited calls, before the call returns")
+
+        // A completion-handler call, then an awaited one: the awaited call's outcome comes second,
+        // and its listeners have heard it when it returns.
+        facade.service.fetchPermissions(completion: facade.log.completion("fetchPermissions"))
+        let info = try await facade.service.fetchUserInfo()
+        XCTAssertEqual(info.sub, "erika")
+        XCTAssertEqual(facade.transcript(after: 2), [
+            "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)", "A.didFetchUserInfo(sub=erika)",
+        ])
+        // A completion-handler call made after the awaited one returned comes after it, and an
+        // awaited call waits behind a completion-handler call still running.
+        facade.service.updatePermissions(PermissionUpdate(idConsent: .valid), completion: facade.log.completion("updatePermissions"))
+        try await facade.service.endSession()
+        XCTAssertEqual(facade.transcript(after: 5), [
+            "A.didUpdatePermissions(tpid=-)", "completion.updatePermissions(tpid=-)", "A.didEndSession()",
+        ])
+        assertOnCallbackQueue(facade.log)
+    }
+
+    func testAwaitedCallsThrowTheOutcomesError() async throws {
+        let facade = try makeFacade()
+        do {
+            _ = try await facade.service.fetchUserInfo()
+            XCTFail("not initialized")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .notInitialized)
+        }
+        try await facade.service.initialize(facade.configuration)
+        facade.provider.scriptConsent(.deny)
+        do {
+            _ = try await facade.service.getAuthorization(agent: HeadlessUserAgent())
+            XCTFail("denied")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .accessDenied)
+        }
+        do {
+            _ = try await facade.service.fetchPermissions()
+            XCTFail("no session")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .notAuthenticated)
+        }
+        XCTAssertEqual(facade.log.transcript, [
+            "A.didFetchUserInfoWithError(notInitialized)", "A.didFinishInitializationWithError(nil)", "A.didFinishAuthenticationWithError(accessDenied)",
+            "A.didFetchPermissionsWithError(UNKNOWN, notAuthenticated)",
+        ])
+    }
+}
