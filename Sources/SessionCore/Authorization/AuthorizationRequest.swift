@@ -16,6 +16,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// The `nonce` sent, which the ID token must carry; nil for a flow without ID token (a secret).
     public let nonce: String?
     let pkce: PKCE
+    /// The provider's issuer, which an RFC 9207 `iss` in the response must equal.
+    let issuer: String
+    /// Whether the provider declared it sends `iss`, so that a response without it is refused.
+    let issuerRequired: Bool
 
     /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
     public var codeVerifier: String { pkce.verifier }
@@ -57,6 +61,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.state = state
         self.nonce = nonce
         self.pkce = pkce
+        self.issuer = metadata.issuer
+        self.issuerRequired = metadata.authorizationResponseIssParameterSupported
     }
 
     /// The endpoint and flow, with every parameter value redacted.

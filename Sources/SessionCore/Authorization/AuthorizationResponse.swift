@@ -17,7 +17,7 @@ struct AuthorizationResponse: Sendable {
 
     /// Validates `callbackURL` for `request`. The order follows RFC 9207 §2.4 and RFC 6749
     /// §10.12: redirect target, parameter syntax, `state`, `iss`, then `error` or `code`.
-    init(callbackURL: URL, request: AuthorizationRequest, metadata: ProviderMetadata) throws {
+    init(callbackURL: URL, request: AuthorizationRequest) throws {
         func reject(_ code: SessionError.Code, _ why: String) -> SessionError {
             SessionError(code, process: .authentication, message: "authorization response: \(why)")
         }
@@ -33,8 +33,8 @@ struct AuthorizationResponse: Sendable {
         guard let state = parameters["state"] else { throw reject(.stateMismatch, "'state' is missing") }
         guard state == request.state else { throw reject(.stateMismatch, "'state' does not match the pending request") }
         if let iss = parameters["iss"] {
-            guard iss == metadata.issuer else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
-        } else if metadata.authorizationResponseIssParameterSupported {
+            guard iss == request.issuer else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
+        } else if request.issuerRequired {
             throw reject(.authorizationIssuerMissing, "'iss' is missing but the provider declares it")
         }
         if let error = parameters["error"] {
@@ -47,6 +47,16 @@ struct AuthorizationResponse: Sendable {
 }
 
 extension AuthorizationRequest {
+    /// Checks `callbackURL` as the response to this request, as
+    /// ``SessionClient/completeAuthorization(callbackURL:)`` checks it before exchanging its code:
+    /// redirect target, parameters, `state`, `iss` (RFC 9207), then `error` or `code`. Agents use
+    /// it to tell the user what the app will make of the redirect.
+    /// - Throws: the `SessionError` the sign-in will then end with (`accessDenied` when the user
+    ///   declined, `stateMismatch`, `authorizationIssuerMismatch`, another OAuth error, ...).
+    public func validateResponse(_ callbackURL: URL) throws {
+        _ = try AuthorizationResponse(callbackURL: callbackURL, request: self)
+    }
+
     /// True when `url` addresses `redirectURI`: same scheme and host (ignoring case), same
     /// effective port and the same path. Query and fragment are not compared. Agents use it to
     /// recognise the redirect that ends an authorization.

@@ -8,7 +8,9 @@ import LoopbackHTTP
 /// that port; without one, it listens on an ephemeral port and sends the redirect URI with that
 /// port, which the provider must allow for loopback URIs (RFC 8252 §7.3). The agent prints the
 /// authorization URL (through `print`) and opens it (by default with `xdg-open` when present),
-/// answers the browser's redirect with a short page, and stops listening.
+/// answers the browser's redirect with a short page that says what the app will make of it
+/// (received, declined, or failed and why, checked as the core will check it), and stops
+/// listening.
 ///
 /// The printed URL necessarily carries the request's `state`, `nonce` and PKCE challenge; it is
 /// meant for the user's eyes, not for a log.
@@ -48,15 +50,28 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     ///   `networkError` when the port cannot be bound; `timeout` when no redirect arrives in
     ///   time; `cancelled` when the task is cancelled.
     public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
-        try await present(listeningOn: configuredRedirectURI) { try await buildRequest($0).url }
+        try await present(listeningOn: configuredRedirectURI) { redirectURI in
+            let request = try await buildRequest(redirectURI)
+            return (request.url, { callback in
+                do {
+                    try request.validateResponse(callback)
+                    return nil
+                } catch {
+                    return error as? SessionError
+                }
+            })
+        }
     }
 
     /// Listens on `redirectURI` (its port, or an ephemeral one), opens the URL `makeURL` gives
-    /// for the URI listened on, and waits for the redirect.
-    private func present(listeningOn redirectURI: URL, makeURL: @Sendable (URL) async throws -> URL) async throws -> URL {
+    /// for the URI listened on, and waits for the redirect; the page the browser gets says what
+    /// `makeURL`'s check finds wrong with it, if anything.
+    private func present(listeningOn redirectURI: URL,
+                         makeURL: @Sendable (URL) async throws -> (URL, RedirectReceiver.Check)) async throws -> URL {
         let receiver = try RedirectReceiver(redirectURI: redirectURI)
         defer { receiver.stop() }
-        let url = try await makeURL(receiver.redirectURI)
+        let (url, check) = try await makeURL(receiver.redirectURI)
+        receiver.expect(check)
         print("Open this URL in a browser to sign in: \(url.absoluteString)")
         open(url)
         return try await receiver.wait(timeout: timeout)
@@ -71,7 +86,9 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "a loopback browser agent given a finished URL needs a redirect URI with a port")
         }
-        return try await present(listeningOn: redirectURI) { _ in url }
+        return try await present(listeningOn: redirectURI) { _ in
+            (url, { callback in RedirectPage.problem(with: callback, authorizationURL: url) })
+        }
     }
 
     private func open(_ url: URL) {
@@ -100,17 +117,22 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
 }
 
 /// The loopback listener of one authorization: takes the first request for the redirect path,
-/// answers it with a short page and hands its URL to the waiting task.
+/// answers it with a short page saying what the app will make of it, and hands its URL to the
+/// waiting task.
 ///
-/// `@unchecked Sendable`: `redirectURI` and `server` are set during `init` only; `base`,
+/// `@unchecked Sendable`: `redirectURI` and `server` are set during `init` only; `base`, `check`,
 /// `received` and `waiter`, which the listener's thread touches, only while holding `lock`.
 final class RedirectReceiver: @unchecked Sendable {
+    /// What the app will find wrong with a redirect: nil when it will use it.
+    typealias Check = @Sendable (URL) -> SessionError?
+
     /// The configured redirect URI with the port listened on.
     private(set) var redirectURI: URL
     private var server: LoopbackHTTPServer?
     private let lock = NSLock()
     private var received: Result<URL, SessionError>?
     private var waiter: CheckedContinuation<URL, Error>?
+    private var check: Check?
     /// `http://host:port`, known once the listener is bound.
     private var base: String?
 
@@ -135,7 +157,7 @@ final class RedirectReceiver: @unchecked Sendable {
                 }
                 // The app learns of the redirect only once the browser has its page: the agent
                 // stops the listener as soon as it knows.
-                return .respondThenClose(.text(Self.page, contentType: "text/html; charset=utf-8")) {
+                return .respondThenClose(.text(self.page(for: request.target), contentType: "text/html; charset=utf-8")) {
                     self.deliver(target: request.target)
                 }
             }
@@ -153,10 +175,19 @@ final class RedirectReceiver: @unchecked Sendable {
         lock.withLock { base = server.baseURL.absoluteString }
     }
 
-    private static let page = """
-        <!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head>
-        <body><p>The sign-in is complete. You can close this window and return to the app.</p></body></html>
-        """
+    /// Sets how redirects are judged for the page; until then (no URL has been opened yet) any
+    /// request is answered as a response the app cannot use.
+    func expect(_ check: @escaping Check) {
+        lock.withLock { self.check = check }
+    }
+
+    private func page(for target: String) -> String {
+        let known: (base: String?, check: Check?) = lock.withLock { (self.base, self.check) }
+        guard let url = known.base.flatMap({ URL(string: $0 + target) }), let check = known.check else {
+            return RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "no sign-in is waiting"))
+        }
+        return RedirectPage.html(for: check(url))
+    }
 
     /// Waits for the redirect, at most `timeout` seconds.
     func wait(timeout: TimeInterval) async throws -> URL {

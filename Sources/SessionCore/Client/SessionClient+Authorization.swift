@@ -56,7 +56,7 @@ extension SessionClient {
             let metadata = try await discover()
             let response: AuthorizationResponse
             do {
-                response = try AuthorizationResponse(callbackURL: callbackURL, request: request, metadata: metadata)
+                response = try AuthorizationResponse(callbackURL: callbackURL, request: request)
             } catch let error as SessionError where error.code == .redirectURIMismatch || error.code == .stateMismatch {
                 throw error
             } catch {

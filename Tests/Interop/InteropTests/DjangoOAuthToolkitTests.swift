@@ -90,20 +90,42 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         XCTAssertNil(tokens)
     }
 
-    func testLoopbackBrowserAgentOnAnEphemeralPort() async throws {
-        let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
-        let browser = user()
+    /// A loopback agent whose browser is `browser`: it follows login and consent, loads the
+    /// redirect from the agent and hands over the page it got.
+    private func loopbackAgent(browser: HeadlessUserAgent) -> (LoopbackBrowserAgent, AsyncStream<String>) {
+        let (pages, sink) = AsyncStream.makeStream(of: String.self)
         let agent = LoopbackBrowserAgent(timeout: 30, opener: .custom { url in
             Task {
-                // The browser: follows login and consent, then loads the redirect from the agent.
                 guard let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                     .first(where: { $0.name == "redirect_uri" })?.value.flatMap(URL.init(string:)),
-                    let callback = try? await browser.authorize(url: url, redirectURI: redirect) else { return }
-                _ = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
+                    let callback = try? await browser.authorize(url: url, redirectURI: redirect),
+                    let page = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback)) else {
+                    sink.yield("the browser got no page")
+                    return
+                }
+                sink.yield(String(decoding: page.body, as: UTF8.self))
             }
         }, print: { _ in })
+        return (agent, pages)
+    }
+
+    func testLoopbackBrowserAgentOnAnEphemeralPort() async throws {
+        let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
+        let (agent, pages) = loopbackAgent(browser: user())
         let tokens = try await session.signIn(flow: .login, agent: agent)
         XCTAssertEqual(tokens.subject, environment.subject, "django-oauth-toolkit accepted the loopback redirect with a port (RFC 8252 §7.3)")
+        var iterator = pages.makeAsyncIterator()
+        let page = await iterator.next() ?? ""
+        XCTAssertTrue(page.contains("<h1>Sign-in received</h1>"), page)
+    }
+
+    func testTheBrowserIsToldWhenTheUserDeclinedAtTheConsentPage() async throws {
+        let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
+        let (agent, pages) = loopbackAgent(browser: user(approves: false))
+        await assertThrows(.accessDenied) { try await session.signIn(flow: .login, agent: agent) }
+        var iterator = pages.makeAsyncIterator()
+        let page = await iterator.next() ?? ""
+        XCTAssertTrue(page.contains("<h1>Sign-in declined</h1>") && page.contains("access_denied"), page)
     }
 
     @discardableResult

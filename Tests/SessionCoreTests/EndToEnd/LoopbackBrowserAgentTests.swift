@@ -9,13 +9,62 @@ import XCTest
 final class LoopbackBrowserAgentTests: XCTestCase {
     private static let anyPortRedirect = URL(string: "http://127.0.0.1/callback")!
 
-    /// Plays the browser: follows the provider to the redirect and loads it from the listener.
-    private static func browse(_ url: URL) async throws -> String {
+    /// Plays the browser: follows the provider to the redirect, lets `edit` change its query
+    /// items (an attacker's or a stale tab's redirect), and loads it from the listener.
+    private static func browse(_ url: URL, edit: @Sendable (inout [URLQueryItem]) -> Void = { _ in }) async throws -> String {
         let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
             .first { $0.name == "redirect_uri" }?.value.flatMap(URL.init(string:)))
         let callback = try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
-        let page = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback))
+        var components = try XCTUnwrap(URLComponents(url: callback, resolvingAgainstBaseURL: false))
+        var items = components.queryItems ?? []
+        edit(&items)
+        components.queryItems = items
+        let page = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: try XCTUnwrap(components.url)))
         return String(decoding: page.body, as: UTF8.self)
+    }
+
+    /// Signs in with the browser played by ``browse(_:edit:)``; returns the page and the outcome.
+    private func signIn(_ harness: LocalHarness, edit: @escaping @Sendable (inout [URLQueryItem]) -> Void = { _ in })
+        async -> (page: String, outcome: Result<SessionTokens, Error>) {
+        let (pages, pageSink) = AsyncStream.makeStream(of: String.self)
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
+            Task { pageSink.yield((try? await Self.browse(url, edit: edit)) ?? "browser failed") }
+        }, print: { _ in })
+        let client = harness.client
+        let outcome = await Task { try await client.signIn(flow: .login, agent: agent) }.result
+        var iterator = pages.makeAsyncIterator()
+        return (await iterator.next() ?? "", outcome)
+    }
+
+    func testThePageTellsTheBrowserWhatTheAppWillDoWithTheRedirect() async throws {
+        func remove(_ name: String) -> @Sendable (inout [URLQueryItem]) -> Void { { items in items.removeAll { $0.name == name } } }
+        func replace(_ name: String, _ value: String) -> @Sendable (inout [URLQueryItem]) -> Void {
+            { items in items = items.map { $0.name == name ? URLQueryItem(name: name, value: value) : $0 } }
+        }
+        let cases: [(String, LocalProvider.ConsentDecision, @Sendable (inout [URLQueryItem]) -> Void, title: String, says: String, SessionError.Code?)] = [
+            ("approved", .approve, { _ in }, "Sign-in received", "The app is finishing your sign-in", nil),
+            ("declined", .deny, { _ in }, "Sign-in declined", "You declined the sign-in (access_denied)", .accessDenied),
+            ("another error", .approve, { items in items = items.filter { $0.name == "state" || $0.name == "iss" } + [URLQueryItem(name: "error", value: "temporarily_unavailable<b>")] },
+             "Sign-in failed", "The provider reported an error (temporarily_unavailableb)", .oauthError),
+            ("another state", .approve, replace("state", "forged"), "Sign-in failed", "does not belong to the sign-in the app is waiting for", .stateMismatch),
+            ("another issuer", .approve, replace("iss", "https://evil.example"), "Sign-in failed", "did not come from the provider", .authorizationIssuerMismatch),
+            ("no code", .approve, remove("code"), "Sign-in failed", "carries no authorization code", .missingAuthorizationCode),
+        ]
+        for (name, consent, edit, title, says, code) in cases {
+            let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+            harness.provider.scriptConsent(consent)
+            let (page, outcome) = await signIn(harness, edit: edit)
+            XCTAssertTrue(page.contains("<title>\(title)</title>") && page.contains("<h1>\(title)</h1>"), "\(name): \(page)")
+            XCTAssertTrue(page.contains(says), "\(name): \(page)")
+            XCTAssertFalse(page.contains("<b>") || page.contains("http"), "\(name): no markup from the URL, no external resource")
+            let sentState = try XCTUnwrap(harness.provider.requests(to: .authorization).last?.parameters["state"])
+            XCTAssertFalse(page.contains(sentState), "\(name): no secret on the page")
+            switch (outcome, code) {
+            case (.success, nil): break
+            case (.failure(let error as SessionError), let code?): XCTAssertEqual(error.code, code, name)
+            default: XCTFail("\(name): \(outcome)")
+            }
+        }
     }
 
     func testAnEphemeralPortReceivesTheRedirectAndSignInCompletes() async throws {
@@ -30,7 +79,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         XCTAssertEqual(tokens.subject, "erika")
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next()
-        XCTAssertTrue(page?.contains("sign-in is complete") == true, page ?? "")
+        XCTAssertTrue(page?.contains("Sign-in received") == true, page ?? "")
 
         let sent = try XCTUnwrap(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"])
         let port = try XCTUnwrap(URLComponents(string: sent)?.port)
