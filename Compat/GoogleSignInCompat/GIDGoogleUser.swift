@@ -67,7 +67,7 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
     public var accessTokenExpirationDate: Date! { lock.withLock { tokens.expiresAt } }
     /// When the ID token expires.
     public var idTokenExpirationDate: Date! {
-        lock.withLock { tokens.idToken.flatMap { try? IDToken($0) }?.expiresAt }
+        lock.withLock { tokens.idTokenExpiresAt }
     }
 
     /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
@@ -130,7 +130,7 @@ public final class GIDGoogleUser: NSObject, @unchecked Sendable {
         self.profile = profile
         self.authentication = authentication
         grantedScopes = tokens.scopes
-        hostedDomain = tokens.idToken.flatMap { try? IDToken($0) }?.claims["hd"]?.stringValue
+        hostedDomain = tokens.idTokenClaims["hd"]?.stringValue
         serverAuthCode = tokens.additionalParameters["server_code"]
     }
 }

@@ -156,7 +156,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public func hasPreviousSignIn() -> Bool {
         if currentUser != nil { return true }
         guard let configuration = try? configuration(), let store = try? store(for: configuration) else { return false }
-        return FileManager.default.fileExists(atPath: store.fileURL.path)
+        return store.hasStoredSession
     }
 
     /// Restores the stored sign-in, refreshing it if needed: the delegate gets the user, or a

@@ -8,11 +8,12 @@ extension GrabIdPartner {
     /// has no nonce or the token carries another.
     public func getIdTokenInfo(loginSession: LoginSession, completion: @escaping (IdTokenInfo?, GrabIdPartnerError?) -> Void) {
         let outcome: (IdTokenInfo?, GrabIdPartnerError?)
-        if let raw = loginSession.idToken, let token = try? IDToken(raw) {
-            let info = IdTokenInfo(token)
+        let claims = loginSession.withValues { $0.idTokenClaims }
+        if loginSession.idToken != nil, !claims.isEmpty {
+            let info = IdTokenInfo(claims: claims)
             if loginSession.nonce == nil || info.nonce != loginSession.nonce {
                 outcome = (nil, GrabIdPartnerError(.invalidNonce, .getIdTokenInfo))
-            } else if (info.expiration ?? .distantPast) <= Date() {
+            } else if (info.expiration ?? .distantPast) <= clock.now() {
                 outcome = (nil, GrabIdPartnerError(.invalidIdToken, .getIdTokenInfo, cause: SessionError(.idTokenExpired, process: .authentication,
                                                                                                     message: "the ID token has expired")))
             } else {
@@ -43,17 +44,19 @@ extension GrabIdPartner {
         }
     }
 
-    /// True when the session has an access token and an expiry still to come (GrabID's rule: no
-    /// expiry, no valid token).
+    /// True when the session has an access token whose expiry is further away than the refresh
+    /// leeway, by its service's clock: a token this says is valid is used without a refresh.
+    /// GrabID's rule was "an expiry still to come"; no expiry is still no valid token.
     public func isValidAccessToken(loginSession: LoginSession) -> Bool {
-        guard !(loginSession.accessToken ?? "").isEmpty, let expiresAt = loginSession.accessTokenExpiresAt else { return false }
-        return expiresAt > Date()
+        guard !(loginSession.accessToken ?? "").isEmpty, let expiresAt = loginSession.accessTokenExpiresAt,
+              let service = existingService(for: loginSession) else { return false }
+        return service.isFresh(expiresAt: expiresAt)
     }
 
     /// True, as in GrabID, when the information has a nonce and a token ID, has not expired, and
     /// is past its `notValidBefore`.
     public func isValidIdToken(idTokenInfo: IdTokenInfo) -> Bool {
-        let now = Date()
+        let now = clock.now()
         guard idTokenInfo.nonce != nil, idTokenInfo.tokenId != nil, let expiration = idTokenInfo.expiration else { return false }
         return expiration > now && now >= (idTokenInfo.notValidBefore ?? now)
     }

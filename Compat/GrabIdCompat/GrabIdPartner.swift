@@ -28,6 +28,9 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     let state = GrabIdPartnerState()
     private let makeService: @Sendable () -> SessionService
     private let bundle: Bundle
+    /// The time ID-token information is judged by (the login sessions' services judge access
+    /// tokens by their own clock).
+    let clock: SessionClock
 
     /// A partner whose requests go through SessionService's own transport, reading its settings
     /// from `bundle`'s Info.plist (see ``configuration``).
@@ -35,6 +38,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
         callbackQueue = .main
         makeService = { SessionService() }
         self.bundle = bundle
+        clock = SystemClock()
         super.init()
     }
 
@@ -45,14 +49,18 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
         let transport = AppURLSessionTransport(session: urlSession)
         makeService = { SessionService(transport: transport) }
         self.bundle = bundle
+        clock = SystemClock()
         super.init()
     }
 
     /// A partner calling back on `callbackQueue`, whose login sessions each get the SessionService
-    /// `makeService` makes (tests, and apps choosing the store or transport).
-    public init(callbackQueue: DispatchQueue = .main, makeService: @escaping @Sendable () -> SessionService = { SessionService() }) {
+    /// `makeService` makes (tests, and apps choosing the store or transport), and which judges
+    /// ID-token information by `clock` (give it the services' clock).
+    public init(callbackQueue: DispatchQueue = .main, clock: SessionClock = SystemClock(),
+                makeService: @escaping @Sendable () -> SessionService = { SessionService() }) {
         self.callbackQueue = callbackQueue
         self.makeService = makeService
+        self.clock = clock
         bundle = .main
         super.init()
     }
@@ -102,6 +110,14 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
                                    idTokenHint: String = "", prompt: String = "") -> (LoginSession?, GrabIdPartnerError?) {
         GrabIdConfiguration.session(clientId: clientId, redirectUrl: redirectUrl, scope: scope, request: request, acrValues: acrValues,
                                     serviceDiscoveryUrl: serviceDiscoveryUrl, hint: hint, idTokenHint: idTokenHint, prompt: prompt)
+    }
+
+    /// The session's SessionService if one was made for it; nil otherwise (then the session has
+    /// no tokens either).
+    func existingService(for session: LoginSession) -> SessionService? {
+        state.withLock { values in
+            values.entries[ObjectIdentifier(session)].flatMap { $0.session === session ? $0.service : nil }
+        }
     }
 
     /// The session's SessionService, initialized on first use with the session's settings (which

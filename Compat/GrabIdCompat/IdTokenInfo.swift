@@ -29,8 +29,7 @@ open class IdTokenInfo: NSObject, NSCoding, @unchecked Sendable {
     /// `nonce`: the login's nonce.
     public let nonce: String?
 
-    init(_ token: IDToken) {
-        let claims = token.claims
+    init(claims: [String: JSONValue]) {
         func text(_ name: String) -> String? { claims[name]?.stringValue ?? claims[name]?.arrayValue?.first?.stringValue }
         func date(_ name: String) -> Date? { claims[name]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
         audience = text("aud")

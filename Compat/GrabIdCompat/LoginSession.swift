@@ -29,6 +29,8 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
         var tokenType: String?
         var accessToken: String?
         var idToken: String?
+        /// The ID token's claims, as SessionCore decoded them once.
+        var idTokenClaims: [String: JSONValue] = [:]
         var refreshToken: String?
         var accessTokenExpiresAt: Date?
     }
@@ -146,10 +148,11 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
     /// Takes a session's tokens, or forgets them with nil. A session restored from the store
     /// gets its nonce back from its ID token, as GrabID's restored it from its cache.
     func adopt(_ tokens: SessionTokens?) {
-        let idTokenNonce = tokens?.idToken.flatMap { try? IDToken($0) }?.claims["nonce"]?.stringValue
+        let idTokenNonce = tokens?.idTokenClaims["nonce"]?.stringValue
         withValues {
             $0.accessToken = tokens?.accessToken
             $0.idToken = tokens?.idToken
+            $0.idTokenClaims = tokens?.idTokenClaims ?? [:]
             $0.refreshToken = tokens?.refreshToken
             $0.tokenType = tokens?.tokenType
             $0.accessTokenExpiresAt = tokens?.expiresAt

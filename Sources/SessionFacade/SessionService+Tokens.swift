@@ -5,6 +5,14 @@ import SessionCore
 /// completion handler only (or, for ``SessionService/enqueueCallback(_:)``, to nobody but the
 /// block itself).
 extension SessionService {
+    /// Whether an access token that expires at `expiresAt` is still fresh by the service's own
+    /// rule (C8): it does not expire within the configuration's refresh leeway, by ``clock``.
+    /// False before a successful `initialize`. Compat layers answer "is the token valid" with it.
+    public func isFresh(expiresAt: Date) -> Bool {
+        guard let leeway = refreshLeeway else { return false }
+        return expiresAt.timeIntervalSince(clock.now()) > leeway
+    }
+
     /// Marks the current access token as expired, so the next operation that needs it refreshes
     /// it first (C8), as netID's example app does to try the refresh path. See
     /// ``updateTokens(_:completion:)`` for how it is ordered and reported.

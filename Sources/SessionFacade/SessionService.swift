@@ -41,7 +41,8 @@ public final class SessionService: @unchecked Sendable {
     private let deliveries: DeliveryLine
     private let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
     private let transport: HTTPTransport
-    let clock: SessionClock
+    /// The time source of the service and its client: compat layers judge token times with it.
+    public let clock: SessionClock
     private let logger: SessionLogger
     private let defaultAgent: AuthorizationAgent?
 
@@ -82,6 +83,9 @@ public final class SessionService: @unchecked Sendable {
         get { lock.withLock { urlHandler } }
         set { lock.withLock { urlHandler = newValue } }
     }
+
+    /// The refresh leeway of the initialized client's configuration; nil before `initialize`.
+    var refreshLeeway: TimeInterval? { lock.withLock { client?.configuration.refreshLeeway } }
 
     // MARK: Listeners
 

@@ -34,10 +34,13 @@ struct GrabIdHarness {
 }
 
 extension XCTestCase {
-    func makeGrabIdHarness(store: InMemoryTokenStore = InMemoryTokenStore(), agent: AuthorizationAgent? = HeadlessUserAgent()) throws -> GrabIdHarness {
-        let provider = try LocalProvider(clock: SystemClock())
+    func makeGrabIdHarness(store: InMemoryTokenStore = InMemoryTokenStore(), agent: AuthorizationAgent? = HeadlessUserAgent(),
+                           clock: SessionClock = SystemClock()) throws -> GrabIdHarness {
+        let provider = try LocalProvider(clock: clock)
         addTeardownBlock { provider.stop() }
-        let partner = GrabIdPartner(makeService: { SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: 5)) })
+        let partner = GrabIdPartner(clock: clock, makeService: {
+            SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: 5), clock: clock)
+        })
         partner.authorizationAgent = agent
         let log = CallbackLog()
         let app = LegacyGrabIdApp(grabIdPartner: partner) { log.record("app", $0, $1) }

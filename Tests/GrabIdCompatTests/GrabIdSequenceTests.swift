@@ -117,6 +117,23 @@ final class GrabIdSequenceTests: XCTestCase {
         XCTAssertNil(harness.app.loginSession?.accessToken)
     }
 
+    func testTokenValidityIsJudgedByTheServicesClockAndLeeway() async throws {
+        let clock = ManualClock()
+        let harness = try makeGrabIdHarness(clock: clock)
+        harness.app.signInWithLoginConfig()
+        _ = await harness.log.waitForEvents(2)
+        XCTAssertTrue(harness.app.hasValidAccessToken)
+        clock.advance(by: 3600 - 30)
+        XCTAssertFalse(harness.app.hasValidAccessToken, "30 s left is inside the 60 s refresh leeway")
+        harness.app.loadIdTokenInfo()
+        _ = await harness.log.waitForEvents(3)
+        XCTAssertEqual(harness.log.transcript.last, "app.getIdTokenInfo(nil user=erika valid=true)")
+        clock.advance(by: 31)
+        harness.app.loadIdTokenInfo()
+        _ = await harness.log.waitForEvents(4)
+        XCTAssertEqual(harness.log.transcript.last, "app.getIdTokenInfo(getIdTokenInfo/invalidIdToken user=- valid=false)")
+    }
+
     func testAStoredSessionLogsInWithoutAPageAndKeepsItsNonce() async throws {
         let store = InMemoryTokenStore()
         let first = try makeGrabIdHarness(store: store)

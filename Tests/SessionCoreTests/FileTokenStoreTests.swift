@@ -40,6 +40,15 @@ final class FileTokenStoreTests: XCTestCase {
         try await store.clear()
     }
 
+    func testHasStoredSessionAnswersWithoutReading() async throws {
+        let store = try store()
+        XCTAssertFalse(store.hasStoredSession)
+        try await store.save(tokens)
+        XCTAssertTrue(store.hasStoredSession)
+        try await store.clear()
+        XCTAssertFalse(store.hasStoredSession)
+    }
+
     func testAFileWrittenBeforeTokenTypeAndExtraParametersStillLoads() async throws {
         let store = try store()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -5,15 +5,15 @@ extension SessionTokens {
     /// `permission_management.access_token` claim of the ID token, or the access token when the
     /// session has no ID token (a sign-in with the permission flow alone).
     ///
-    /// The ID token was validated when it was received, so its claim is read without checking the
-    /// signature again.
+    /// The ID token was validated when it was received; the claim is read from
+    /// ``idTokenClaims``.
     /// - Throws: `insufficientScope` with permission status `TOKEN_ERROR` when the ID token has no
-    ///   such claim (the session was not granted `permission_management`); `idTokenMalformed` for
-    ///   an ID token that cannot be read.
+    ///   such claim (the session was not granted `permission_management`, or the token cannot be
+    ///   read).
     public var permissionToken: String {
         get throws {
-            guard let idToken else { return accessToken }
-            let claim = try IDToken(idToken).claims["permission_management"]?.objectValue?["access_token"]?.stringValue
+            guard idToken != nil else { return accessToken }
+            let claim = idTokenClaims["permission_management"]?.objectValue?["access_token"]?.stringValue
             guard let claim, !claim.isEmpty else {
                 throw SessionError(.insufficientScope, process: .permissionRead,
                                    message: "the ID token carries no permission_management access token; sign in with a permission flow",

@@ -54,6 +54,13 @@ public struct FileTokenStore: TokenStore {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/SessionService")
     }
 
+    /// Whether a session is stored, answered at once from the file's presence without reading
+    /// it, for legacy calls that must answer synchronously (Google Sign-In's
+    /// `hasPreviousSignIn()`). A file that turns out unreadable still counts; ``load()`` says so.
+    public var hasStoredSession: Bool {
+        FileManager.default.fileExists(atPath: fileURL.path)
+    }
+
     /// Reads the session; nil when the file does not exist.
     public func load() async throws -> SessionTokens? {
         guard let data = try readFile() else { return nil }

@@ -22,6 +22,10 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// String members of the latest token response beyond the standard ones, such as Google's
     /// `server_code`. They may be secrets: ``description`` does not show them.
     public let additionalParameters: [String: String]
+    /// The claims of ``idToken``, decoded once when the token set is made or loaded; empty
+    /// without an ID token. The core validated the token (signature, issuer, audience, times,
+    /// nonce) when it received it; the claims are not checked again here.
+    public let idTokenClaims: [String: JSONValue]
 
     /// Creates a token set.
     public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?,
@@ -34,7 +38,30 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.subject = subject
         self.tokenType = tokenType
         self.additionalParameters = additionalParameters
+        idTokenClaims = Self.claims(of: idToken)
     }
+
+    /// A copy with some members changed; the ID token, and so its claims, stay.
+    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil) {
+        self.accessToken = accessToken ?? tokens.accessToken
+        refreshToken = tokens.refreshToken
+        idToken = tokens.idToken
+        self.expiresAt = expiresAt ?? tokens.expiresAt
+        scopes = tokens.scopes
+        subject = tokens.subject
+        tokenType = tokens.tokenType
+        additionalParameters = tokens.additionalParameters
+        idTokenClaims = tokens.idTokenClaims
+    }
+
+    /// The claims of `idToken`; empty without one or when it cannot be decoded (a stored token
+    /// set is never refused for that: the token was validated when it arrived).
+    private static func claims(of idToken: String?) -> [String: JSONValue] {
+        idToken.flatMap { try? IDToken($0).claims } ?? [:]
+    }
+
+    /// When the ID token expires (its `exp` claim); nil without an ID token.
+    public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
         case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters
@@ -51,6 +78,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = try container.decodeIfPresent(String.self, forKey: .subject)
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
+        idTokenClaims = Self.claims(of: idToken)
+    }
+
+    /// Encodes the token set; the claims are not stored, they are decoded from the ID token again.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encode(scopes, forKey: .scopes)
+        try container.encodeIfPresent(subject, forKey: .subject)
+        try container.encodeIfPresent(tokenType, forKey: .tokenType)
+        try container.encode(additionalParameters, forKey: .additionalParameters)
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`.
@@ -61,14 +102,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// The same tokens with another access-token expiry (for tests and tools that simulate expiry).
     public func withExpiry(_ date: Date?) -> SessionTokens {
-        SessionTokens(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: date, scopes: scopes, subject: subject,
-                      tokenType: tokenType, additionalParameters: additionalParameters)
+        SessionTokens(self, expiresAt: .some(date))
     }
 
     /// The same tokens with another access token (for compat layers whose apps set one).
     public func withAccessToken(_ token: String) -> SessionTokens {
-        SessionTokens(accessToken: token, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt, scopes: scopes, subject: subject,
-                      tokenType: tokenType, additionalParameters: additionalParameters)
+        SessionTokens(self, accessToken: token)
     }
 
     /// Which tokens are present and when the access token expires; never a token value.

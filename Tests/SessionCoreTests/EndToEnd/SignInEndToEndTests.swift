@@ -75,6 +75,25 @@ final class SignInEndToEndTests: XCTestCase {
         XCTAssertFalse(harness.provider.acceptsAtPermissionCenter(tokens.accessToken), "and the access token would be refused")
     }
 
+    func testTheIDTokensClaimsAreDecodedOnceAndSurviveCopiesAndTheStore() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.loginPermission)
+        XCTAssertEqual(tokens.idTokenClaims["sub"]?.stringValue, "erika")
+        XCTAssertEqual(tokens.idTokenClaims["iss"]?.stringValue, harness.provider.issuer.absoluteString)
+        XCTAssertNotNil(tokens.idTokenClaims["permission_management"]?.objectValue)
+        let expiry = try XCTUnwrap(tokens.idTokenExpiresAt)
+        XCTAssertEqual(expiry.timeIntervalSince(harness.clock.now()), 3600, accuracy: 1)
+        XCTAssertEqual(tokens.withExpiry(nil).idTokenClaims, tokens.idTokenClaims)
+        XCTAssertEqual(tokens.withAccessToken("other").idTokenClaims, tokens.idTokenClaims)
+
+        let stored = try JSONEncoder().encode(tokens)
+        XCTAssertFalse(String(decoding: stored, as: UTF8.self).contains("idTokenClaims"), "claims are not stored twice")
+        XCTAssertEqual(try JSONDecoder().decode(SessionTokens.self, from: stored), tokens)
+        let withoutIDToken = SessionTokens(accessToken: "a", refreshToken: nil, idToken: nil, expiresAt: nil, scopes: [], subject: nil)
+        XCTAssertTrue(withoutIDToken.idTokenClaims.isEmpty)
+        XCTAssertNil(withoutIDToken.idTokenExpiresAt)
+    }
+
     func testThePermissionCenterTakesOnlyThePermissionToken() async throws {
         let harness = try makeLocalHarness()
         let tokens = try await harness.signIn(.loginPermission)
