@@ -42,32 +42,31 @@ public typealias GIDAccessTokenHandler = (String?, Error?) -> Void
 
 /// The user's tokens, which it can refresh.
 ///
-/// `@unchecked Sendable`: `tokens` is read and written only while holding `lock`.
+/// `@unchecked Sendable` (an `NSObject` subclass): its only mutable state, `tokens`, is `Locked`.
 public final class GIDAuthentication: NSObject, @unchecked Sendable {
-    private let lock = NSLock()
-    private var tokens: SessionTokens
+    private let tokens: Locked<SessionTokens>
     private let service: SessionService
 
     /// The client ID.
     public let clientID: String!
 
     init(tokens: SessionTokens, clientID: String, service: SessionService) {
-        self.tokens = tokens
+        self.tokens = Locked(tokens)
         self.clientID = clientID
         self.service = service
     }
 
     /// The access token.
-    public var accessToken: String! { lock.withLock { tokens.accessToken } }
+    public var accessToken: String! { tokens.value.accessToken }
     /// The refresh token.
-    public var refreshToken: String! { lock.withLock { tokens.refreshToken } }
+    public var refreshToken: String! { tokens.value.refreshToken }
     /// The ID token.
-    public var idToken: String! { lock.withLock { tokens.idToken } }
+    public var idToken: String! { tokens.value.idToken }
     /// When the access token expires.
-    public var accessTokenExpirationDate: Date! { lock.withLock { tokens.expiresAt } }
+    public var accessTokenExpirationDate: Date! { tokens.value.expiresAt }
     /// When the ID token expires.
     public var idTokenExpirationDate: Date! {
-        lock.withLock { tokens.idTokenExpiresAt }
+        tokens.value.idTokenExpiresAt
     }
 
     /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
@@ -98,7 +97,7 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
     private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: Handler<(GIDAuthentication?, Error?) -> Void>) {
         switch result {
         case .success(let fresh):
-            lock.withLock { tokens = fresh }
+            tokens.value = fresh
             callback.body(self, nil)
         case .failure(let error):
             callback.body(nil, GIDSignInErrors.make(error))

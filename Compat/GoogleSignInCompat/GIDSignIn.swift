@@ -12,8 +12,8 @@ import SessionFacade
 /// redirect to ``handle(_:)``; `presentingViewController` is kept but not needed. A sign-in
 /// without a client ID reports an error instead of raising an exception.
 ///
-/// `@unchecked Sendable`: the settings, `user` and `service` are read and written only while
-/// holding `lock`.
+/// `@unchecked Sendable` (an `NSObject` subclass): the settings, `user` and `service` are in
+/// `state`, which is `Locked`.
 open class GIDSignIn: NSObject, @unchecked Sendable {
     private static let shared = GIDSignIn()
 
@@ -39,10 +39,13 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var storeDirectory: URL?
     }
 
-    private let lock = NSLock()
-    private var settings = Settings()
-    private var user: GIDGoogleUser?
-    private var service: SessionService?
+    private struct State {
+        var settings = Settings()
+        var user: GIDGoogleUser?
+        var service: SessionService?
+    }
+
+    private let state = Locked(State())
     private let transport: HTTPTransport
     /// The queue the delegate and handlers are called on.
     public let callbackQueue: DispatchQueue
@@ -53,8 +56,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         self.callbackQueue = callbackQueue
     }
 
-    private func get<T>(_ path: KeyPath<Settings, T>) -> T { lock.withLock { settings[keyPath: path] } }
-    private func set<T>(_ path: WritableKeyPath<Settings, T>, _ value: T) { lock.withLock { settings[keyPath: path] = value } }
+    private func get<T>(_ path: KeyPath<Settings, T>) -> T { state.withLock { $0.settings[keyPath: path] } }
+    private func set<T>(_ path: WritableKeyPath<Settings, T>, _ value: T) { state.withLock { $0.settings[keyPath: path] = value } }
 
     /// The delegate, held weakly.
     public weak var delegate: GIDSignInDelegate! { get { get(\.delegate) } set { set(\.delegate, newValue) } }
@@ -96,12 +99,12 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public var storeDirectory: URL? { get { get(\.storeDirectory) } set { set(\.storeDirectory, newValue) } }
 
     /// The signed-in user, nil when signed out.
-    public var currentUser: GIDGoogleUser! { lock.withLock { user } }
+    public var currentUser: GIDGoogleUser! { state.withLock { $0.user } }
 
     // MARK: Configuration
 
     private func configuration() throws -> SessionConfiguration {
-        let settings = lock.withLock { self.settings }
+        let settings = state.withLock { $0.settings }
         guard let clientID = settings.clientID, !clientID.isEmpty else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn: clientID must be set")
         }
@@ -127,8 +130,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
 
     /// The service, made and initialized on first use from the settings.
     private func sessionService() -> SessionService {
-        lock.withLock {
-            if let service { return service }
+        state.withLock { state in
+            if let service = state.service { return service }
             let made = SessionService(store: { [weak self] configuration in
                 guard let self else { throw SessionError(.storageFailed, process: .configuration, message: "GIDSignIn is gone") }
                 return try self.store(for: configuration)
@@ -139,7 +142,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
                 guard let self else { throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn is gone") }
                 return try self.configuration()
             })
-            service = made
+            state.service = made
             return made
         }
     }
@@ -216,7 +219,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
 
     /// Signs out locally; no delegate method is called.
     public func signOut() {
-        lock.withLock { user = nil }
+        state.withLock { $0.user = nil }
         sessionService().endSession(revokeTokens: false)
     }
 
@@ -224,7 +227,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public func disconnect() {
         let departing = currentUser
         sessionService().endSession(revokeTokens: true) { [self] result in
-            if case .success = result { lock.withLock { user = nil } }
+            if case .success = result { state.withLock { $0.user = nil } }
             let error: Error? = if case .failure(let error) = result { GIDSignInErrors.make(error) } else { nil }
             delegate?.sign(self, didDisconnectWith: departing, withError: error)
         }
@@ -244,7 +247,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     }
 
     private func adopt(_ signedIn: GIDGoogleUser) {
-        lock.withLock { user = signedIn }
+        state.withLock { $0.user = signedIn }
         report(user: signedIn, nil)
     }
 

@@ -4,8 +4,8 @@ import SessionFacade
 
 /// The mutable state of a ``GrabIdPartner``, behind one lock.
 ///
-/// `@unchecked Sendable`: every stored property, and every ``Entry``'s mutable property, is read
-/// and written only inside `withLock`, which holds `lock`.
+/// `@unchecked Sendable`: the values are `Locked`, and every ``Entry``'s mutable property is read
+/// and written only inside ``withLock(_:)``, under the same lock.
 final class GrabIdPartnerState: @unchecked Sendable {
     typealias Completion = Unchecked<(GrabIdPartnerError?) -> Void>
 
@@ -33,11 +33,10 @@ final class GrabIdPartnerState: @unchecked Sendable {
         var settings: [String: Any]?
     }
 
-    private let lock = NSLock()
-    private var values = Values()
+    private let values = Locked(Values())
 
     func withLock<T>(_ body: (inout Values) -> T) -> T {
-        lock.withLock { body(&values) }
+        values.withLock(body)
     }
 
     /// `error`, or the initialization failure behind a `notInitialized`.

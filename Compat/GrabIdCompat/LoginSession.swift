@@ -9,8 +9,9 @@ import SessionCore
 /// logs or prints them, and `description` is `NSObject`'s. Archiving a session (`NSCoding`) keeps
 /// what GrabID's keeps, tokens excluded.
 ///
-/// `@unchecked Sendable`: every property but the constant `clientId` is read and written only
-/// while holding `lock`, so the app may use a session on any thread while a login updates it.
+/// `@unchecked Sendable` (an open `NSObject` subclass): every property but the constant
+/// `clientId` is in `values`, which is `Locked`, so the app may use a session on any thread while
+/// a login updates it.
 open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
     /// What a login session holds besides its client ID.
     struct Values {
@@ -35,8 +36,7 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
         var accessTokenExpiresAt: Date?
     }
 
-    private let lock = NSLock()
-    private var values: Values
+    private let values: Locked<Values>
 
     /// The registered client ID.
     public let clientId: String
@@ -45,8 +45,8 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
     public init(clientId: String, redirectUrl: URL, scope: String, request: String? = nil, acrValues: [String: String]? = nil,
                 serviceDiscoveryUrl: String, hint: String = "", idTokenHint: String = "", prompt: String = "") {
         self.clientId = clientId
-        values = Values(redirectUrl: redirectUrl, scope: scope, hint: hint, idTokenHint: idTokenHint, prompt: prompt, request: request,
-                        acrValues: acrValues, serviceDiscoveryUrl: serviceDiscoveryUrl)
+        values = Locked(Values(redirectUrl: redirectUrl, scope: scope, hint: hint, idTokenHint: idTokenHint, prompt: prompt, request: request,
+                        acrValues: acrValues, serviceDiscoveryUrl: serviceDiscoveryUrl))
         super.init()
     }
 
@@ -80,18 +80,18 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
     public required init?(coder: NSCoder) {
         func string(_ key: String) -> String? { coder.decodeObject(forKey: key) as? String }
         clientId = ""
-        values = Values(redirectUrl: URL(string: "temp") ?? URL(fileURLWithPath: "temp"), scope: "", hint: string("hint") ?? "",
+        values = Locked(Values(redirectUrl: URL(string: "temp") ?? URL(fileURLWithPath: "temp"), scope: "", hint: string("hint") ?? "",
                         idTokenHint: string("idTokenHint") ?? "", prompt: string("prompt") ?? "", request: "", acrValues: nil,
                         serviceDiscoveryUrl: string("serviceDiscoveryUrl") ?? "", code: string("code"),
                         codeVerifier: string("codeVerifier"), state: string("state"), nonce: string("nonce"),
                         tokenType: string("tokenType"),
-                        accessTokenExpiresAt: coder.decodeObject(forKey: "accessTokenExpiresAt") as? Date)
+                        accessTokenExpiresAt: coder.decodeObject(forKey: "accessTokenExpiresAt") as? Date))
         super.init()
     }
 
     // MARK: Settings
 
-    func withValues<T>(_ body: (inout Values) -> T) -> T { lock.withLock { body(&values) } }
+    func withValues<T>(_ body: (inout Values) -> T) -> T { values.withLock(body) }
 
     /// The registered redirect URL.
     public var redirectUrl: URL { get { withValues { $0.redirectUrl } } set { withValues { $0.redirectUrl = newValue } } }

@@ -8,23 +8,22 @@ import SessionFacade
 /// The mapping follows netid-sdk-ios 1.2.0 (`NetIdService`, its managers and `Webservice`); where
 /// it departs, MIGRATION.md says so and why.
 ///
-/// `@unchecked Sendable`: `listeners` is read and written only while holding `lock`;
-/// `onInitialization` is set once, by `NetIdService.init`, before the translator is registered.
+/// `@unchecked Sendable`: `listeners` is `Locked`; `onInitialization` is set once, by
+/// `NetIdService.init`, before the translator is registered.
 final class NetIdCallbackTranslator: SessionServiceDelegate, @unchecked Sendable {
-    private let lock = NSLock()
     /// Held strongly and never removed, duplicates included, as netID keeps its listeners.
-    private var listeners: [NetIdServiceDelegate] = []
+    private let listeners = Locked<[NetIdServiceDelegate]>([])
     /// Runs with each `initialize` outcome before the listeners hear of it.
     var onInitialization: (@Sendable (SessionError?) -> Void)?
 
     func append(_ listener: NetIdServiceDelegate) {
-        lock.withLock { listeners.append(listener) }
+        listeners.withLock { $0.append(listener) }
     }
 
     /// Makes `callback` on every listener, in registration order; nil makes none.
     func broadcast(_ callback: NetIdCallback?) {
         guard let callback else { return }
-        for listener in lock.withLock({ listeners }) { callback.deliver(to: listener) }
+        for listener in listeners.value { callback.deliver(to: listener) }
     }
 
     // MARK: SessionServiceDelegate

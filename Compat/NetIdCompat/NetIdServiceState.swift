@@ -3,9 +3,7 @@ import SessionCore
 
 /// The mutable state of a ``NetIdService``, behind one lock.
 ///
-/// `@unchecked Sendable`: every stored property is read and written only inside `withLock`,
-/// which holds `lock`.
-final class NetIdServiceState: @unchecked Sendable {
+final class NetIdServiceState: Sendable {
     struct Values {
         /// The configuration of the successful `initialize`.
         var config: NetIdConfig?
@@ -16,11 +14,10 @@ final class NetIdServiceState: @unchecked Sendable {
         var buttonStyle = NetIdButtonStyle.WhiteSolid
     }
 
-    private let lock = NSLock()
-    private var values = Values()
+    private let values = Locked(Values())
 
     func withLock<T>(_ body: (inout Values) -> T) -> T {
-        lock.withLock { body(&values) }
+        values.withLock(body)
     }
 
     /// Settles the oldest `initialize` call: its configuration becomes the service's when it is

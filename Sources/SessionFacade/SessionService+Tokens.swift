@@ -9,7 +9,7 @@ extension SessionService {
     /// rule (C8): it does not expire within the configuration's refresh leeway, by ``clock``.
     /// False before a successful `initialize`. Compat layers answer "is the token valid" with it.
     public func isFresh(expiresAt: Date) -> Bool {
-        guard let leeway = refreshLeeway else { return false }
+        guard let leeway = line.withLock({ $0.client?.configuration.refreshLeeway }) else { return false }
         return expiresAt.timeIntervalSince(clock.now()) > leeway
     }
 
@@ -68,8 +68,8 @@ extension SessionService {
     /// An ordered operation whose outcome goes to `completion` only.
     private func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        enqueue(.tokenChange, .authentication, fail: { Outcome.completionOnly(.failure($0), completion) }) { [self] in
-            [Outcome.completionOnly(await withClient(.authentication, work), completion)]
+        enqueue(.tokenChange, .authentication, fail: { Delivery.completionOnly(.failure($0), completion) }) { [self] in
+            [Delivery.completionOnly(await withClient(.authentication, work), completion)]
         }
     }
 }

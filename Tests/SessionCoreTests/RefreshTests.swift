@@ -148,6 +148,29 @@ final class RefreshTests: XCTestCase {
         }
     }
 
+    func testRestoringAUsableSessionRefreshesOnlyWhatNeedsIt() async throws {
+        func restored() async throws -> SessionTokens? {
+            try await makeClient(provider, store: store).restoreUsableSession()
+        }
+        let fresh = try await restored()
+        XCTAssertEqual(fresh, initial, "a fresh stored session comes back as it is")
+        XCTAssertEqual(refreshRequests.count, 0)
+
+        expireSoon()
+        let restoredAfterExpiry = try await restored()
+        let renewed = try XCTUnwrap(restoredAfterExpiry)
+        XCTAssertNotEqual(renewed.accessToken, initial.accessToken, "one about to expire is refreshed first")
+        XCTAssertEqual(refreshRequests.count, 1)
+        XCTAssertEqual(store.contents, renewed)
+
+        provider.clock.advance(by: 3600)
+        provider.edit { $0.handlers["/token"] = { _ in HTTPResponse(status: 400, body: Data(#"{"error":"invalid_grant"}"#.utf8)) } }
+        await assertSessionError(.reauthenticationRequired) { try await restored() }
+        XCTAssertNil(store.contents, "a refused refresh clears the store")
+        let nothing = try await restored()
+        XCTAssertNil(nothing)
+    }
+
     func testSignOutDuringAnInFlightRefreshLeavesNothingStored() async throws {
         let (arrived, gate) = holdTokenResponses()
         let client = self.client!

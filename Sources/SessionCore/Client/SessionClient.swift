@@ -114,6 +114,16 @@ public actor SessionClient {
         return stored
     }
 
+    /// Restores the stored session ready for use, as an app does at launch: loads it, then
+    /// refreshes it when the access token expires within the leeway (C8's rule).
+    /// - Returns: the session's tokens, or nil when nothing is stored.
+    /// - Throws: the errors of ``restoreSession()``; a refresh's errors (``validTokens()``), of
+    ///   which a refused refresh clears the store and is `reauthenticationRequired`.
+    public func restoreUsableSession() async throws -> SessionTokens? {
+        guard try await restoreSession() != nil else { return nil }
+        return try await validTokens()
+    }
+
     /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
     /// access token or to adopt tokens obtained elsewhere.
     public func setTokens(_ tokens: SessionTokens) async throws {

@@ -1,43 +1,80 @@
 import Foundation
 import SessionCore
 
-/// What kind of operation runs; ``SessionService/endSession(revokeTokens:completion:)`` and
-/// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
-enum OperationKind: Sendable {
-    case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
-    /// No work: it only delivers (``SessionService/enqueueCallback(_:)``, an operation `endSession` ended).
-    case deliveryOnly
-}
-
-/// An operation waiting its turn: its work, and how it reports a failure it never got to run
-/// into (`sessionEnded` when `endSession` jumps the queue).
-struct QueuedOperation: Sendable {
-    let kind: OperationKind
-    let process: SessionError.Process
-    /// Does the work and returns what to deliver, in order, as one unit.
-    let run: @Sendable () async -> [Delivery]
-    /// The outcome when the operation is dropped with `error`.
-    let fail: @Sendable (SessionError) -> Delivery
-
-    /// The same operation ended by `endSession` before it ran: in its place, it reports `sessionEnded`.
-    func ended() -> QueuedOperation {
-        let outcome = fail(SessionService.sessionEnded(process))
-        return QueuedOperation(kind: .deliveryOnly, process: process, run: { [outcome] }, fail: fail)
+/// The operation line: operations run one at a time in call order (C4), each delivering its
+/// outcomes as one unit (C3), whatever thread called.
+extension SessionService {
+    /// Appends an operation and starts it when the line is idle.
+    func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
+                 run: @escaping @Sendable () async -> [Delivery]) {
+        line.withLock { state in
+            state.queued.append(QueuedOperation(kind: kind, process: process, run: run, fail: fail))
+            startNextLocked(&state)
+        }
     }
-}
 
-/// The operation in progress, and what was asked of it while it ran.
-struct RunningOperation {
-    let kind: OperationKind
-    var task: Task<Void, Never>?
-    /// `endSession` was called: the outcome becomes `sessionEnded`.
-    var ending = false
-    /// `cancelAuthorization()` was called: a failure becomes `cancelled`.
-    var cancelling = false
-}
+    /// Starts the next operation on a task of its own when none runs. Called while holding `line`.
+    func startNextLocked(_ state: inout LineState) {
+        guard let operation = Self.takeNext(&state) else { return }
+        state.running?.task = Task { [self] in await perform(operation) }
+    }
 
-/// A redirect the external-resume path waits for (rule C13).
-struct PendingResume {
-    let redirectURI: URL
-    let continuation: CheckedContinuation<URL, Error>
+    /// Makes the next waiting operation the running one, when none runs.
+    private static func takeNext(_ state: inout LineState) -> QueuedOperation? {
+        guard state.running == nil, let operation = state.queued.popFirst() else { return nil }
+        state.running = RunningOperation(kind: operation.kind)
+        return operation
+    }
+
+    /// Runs `operation`, the running one, hands its outcomes to the delivery line, and goes on
+    /// with the operations waiting behind it on the same task, which saves a task and a thread
+    /// hop per operation when calls come in faster than they complete. An authorization runs on
+    /// a task of its own, the one `cancelAuthorization()` and `endSession` cancel.
+    private func perform(_ operation: QueuedOperation) async {
+        var current = operation
+        while true {
+            let outcomes = await current.run()
+            let mayContinue = current.kind != .authorization && !Task.isCancelled
+            let next = line.withLock { state -> QueuedOperation? in
+                deliveries.enqueue(outcomes.map { $0.block(listeners: listeners) })
+                state.running = nil
+                guard mayContinue, state.queued.first?.kind != .authorization else {
+                    startNextLocked(&state)
+                    return nil
+                }
+                return Self.takeNext(&state)
+            }
+            guard let next else { return }
+            current = next
+        }
+    }
+
+    /// Runs `body` with the client, or fails with `notInitialized` (naming why `initialize`
+    /// failed, if it did); any error becomes a ``SessionError`` of `process`.
+    func withClient<T>(_ process: SessionError.Process, _ body: (SessionClient) async throws -> T) async -> Result<T, SessionError> {
+        let (client, failure) = line.withLock { ($0.client, $0.initializationFailure) }
+        guard let client else {
+            let why = failure.map { "initialize failed (\($0.code.rawValue): \($0.message))" } ?? "call initialize first"
+            return .failure(SessionError(.notInitialized, process: process, message: why))
+        }
+        do {
+            return .success(try await body(client))
+        } catch {
+            return .failure(Self.sessionError(error, process: process))
+        }
+    }
+
+    /// The outcome of an operation `endSession` overtook.
+    static func sessionEnded(_ process: SessionError.Process) -> SessionError {
+        SessionError(.sessionEnded, process: process, message: "endSession was called before this operation finished")
+    }
+
+    /// `error` as a ``SessionError`` of `process`.
+    static func sessionError(_ error: Error, process: SessionError.Process) -> SessionError {
+        switch error {
+        case let error as SessionError: error
+        case is CancellationError: SessionError(.cancelled, process: process, message: "the operation was cancelled")
+        default: SessionError(.unexpectedResponse, process: process, message: "failed with \(type(of: error))")
+        }
+    }
 }

@@ -1,25 +1,8 @@
 import Foundation
 import SessionCore
 
-/// One thing delivered to the listeners and, for an operation's own outcome, to its completion
-/// handler, as one block on the callback queue (rule C3).
-struct Delivery: Sendable {
-    /// Calls the matching listener method.
-    let notify: @Sendable (SessionServiceDelegate) -> Void
-    /// The operation's completion handler with its result, if the caller gave one.
-    let complete: (@Sendable () -> Void)?
-
-    /// Listeners in registration order, then the completion handler.
-    func block(listeners: ListenerRegistry) -> @Sendable () -> Void {
-        { [notify, complete] in
-            for listener in listeners.snapshot() { notify(listener) }
-            complete?()
-        }
-    }
-}
-
-/// Which operation a delivery belongs to, and how each outcome reaches listeners.
-enum Outcome {
+/// Each operation's outcome as a delivery: which listener callback it is, and the completion.
+extension Delivery {
     private static func completing<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                                 with result: Result<T, SessionError>) -> (@Sendable () -> Void)? {
         guard let completion else { return nil }

@@ -1,0 +1,19 @@
+import Foundation
+import SessionCore
+
+/// One thing delivered to the listeners and, for an operation's own outcome, to its completion
+/// handler, as one block on the callback queue (rule C3).
+struct Delivery: Sendable {
+    /// Calls the matching listener method.
+    let notify: @Sendable (SessionServiceDelegate) -> Void
+    /// The operation's completion handler with its result, if the caller gave one.
+    let complete: (@Sendable () -> Void)?
+
+    /// Listeners in registration order, then the completion handler.
+    func block(listeners: ListenerRegistry) -> @Sendable () -> Void {
+        { [notify, complete] in
+            for listener in listeners.snapshot() { notify(listener) }
+            complete?()
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import SessionCore
+
+/// The operations: each public call is one entry on the operation line, running one core call
+/// and delivering one outcome (C2). Read as a table: call, core function, outcome.
+extension SessionService {
+    /// Loads the provider's metadata, creates the client and restores a stored session.
+    ///
+    /// Outcome: `didFinishInitializationWithError(nil)` or with the error. With a stored session,
+    /// it is followed at once by `didFinishAuthentication(token)` (refreshed first if expired)
+    /// or `didFinishAuthenticationWithError` when the session cannot be used (C5). A second call
+    /// after a successful one fails with `alreadyInitialized` and changes nothing (C6).
+    public func initialize(_ configuration: SessionConfiguration,
+                           completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        initialize(configuration: { configuration }, completion: completion)
+    }
+
+    /// As ``initialize(_:completion:)``, with the configuration built when the operation runs:
+    /// an error `configuration` throws is the outcome (`invalidConfiguration` for anything that
+    /// is not a ``SessionError``). Compat layers use it to keep a legacy configuration's
+    /// validation in call order.
+    public func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
+                           completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        enqueue(.initialize, .configuration, fail: { .initialization(.failure($0), completion) }) { [self] in
+            await runInitialize(configuration, completion)
+        }
+    }
+
+    /// Signs in for `flow` through `agent` (or the service's agent, or the external-resume path).
+    ///
+    /// Outcome: `didFinishAuthentication(accessToken)`, `didCancelAuthentication` when the user
+    /// or ``cancelAuthorization()`` cancelled, or `didFinishAuthenticationWithError`.
+    public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
+                                 completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
+        enqueue(.authorization, .authentication, fail: { .authentication(.failure($0), completion) }) { [self] in
+            [.authentication(await runAuthorization(flow: flow, agent: agent).map(\.accessToken), completion)]
+        }
+    }
+
+    /// ``getAuthorization(flow:agent:completion:)`` whose completion gets the session's tokens,
+    /// for callers that need more than the access token. Listeners hear the same outcome.
+    public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
+                                 tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
+        enqueue(.authorization, .authentication, fail: { .authentication(.failure($0), tokensCompletion) }) { [self] in
+            [.authentication(await runAuthorization(flow: flow, agent: agent), tokensCompletion)]
+        }
+    }
+
+    /// Hands the redirect URL the app received to the authorization waiting for it (C13).
+    /// - Returns: true when an authorization waits on the external-resume path and `url`
+    ///   addresses its redirect URI; the authorization then completes with it. Otherwise false,
+    ///   and nothing changes; a second resume returns false.
+    @discardableResult
+    public func resumeSession(_ url: URL) -> Bool {
+        redirects.resume(url)
+    }
+
+    /// Cancels the authorization in progress: it reports `didCancelAuthentication(cancelled)`
+    /// (C14), unless it had already succeeded. Does nothing when none is in progress.
+    /// - Returns: true when an authorization was in progress (its outcome is still to come).
+    @discardableResult
+    public func cancelAuthorization() -> Bool {
+        // The task is cancelled outside the lock: cancellation handlers run synchronously and lock too.
+        let task = line.withLock { state -> Task<Void, Never>? in
+            guard var current = state.running, current.kind == .authorization, !current.ending else { return nil }
+            current.cancelling = true
+            state.running = current
+            return current.task
+        }
+        guard let task else { return false }
+        redirects.cancel()
+        task.cancel()
+        return true
+    }
+
+    /// Fetches the UserInfo, refreshing the access token first when needed (C8).
+    /// Outcome: `didFetchUserInfo` or `didFetchUserInfoWithError`.
+    public func fetchUserInfo(completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)? = nil) {
+        enqueue(.userInfo, .userInfo, fail: { .userInfo(.failure($0), completion) }) { [self] in
+            [.userInfo(await withClient(.userInfo) { try await $0.userInfo() }, completion)]
+        }
+    }
+
+    /// Reads the permissions, asking for `identifiers`.
+    /// Outcome: `didFetchPermissions` or `didFetchPermissionsWithError(status, error)`.
+    public func fetchPermissions(identifiers: Set<IdentifierOption> = [],
+                                 completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)? = nil) {
+        enqueue(.permissionRead, .permissionRead, fail: { .permissions(.failure($0), completion) }) { [self] in
+            [.permissions(await withClient(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }, completion)]
+        }
+    }
+
+    /// Writes `update` to the permission center.
+    /// Outcome: `didUpdatePermissions` or `didUpdatePermissionsWithError(status, error)`.
+    public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = [],
+                                  completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)? = nil) {
+        enqueue(.permissionWrite, .permissionWrite, fail: { .permissionUpdate(.failure($0), completion) }) { [self] in
+            [.permissionUpdate(await withClient(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) },
+                               completion)]
+        }
+    }
+
+    /// Ends the session, optionally revoking the tokens first. It jumps the queue (C7): the
+    /// authorization in progress and every waiting operation report `sessionEnded`, in call
+    /// order, then this outcome: `didEndSession` (no token left in memory or store) or
+    /// `didEndSessionWithError` (a failed revocation keeps the session). A waiting `initialize`
+    /// still runs first, and the service stays initialized.
+    public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        let endOperation = QueuedOperation(kind: .endSession, process: .endSession, run: { [self] in
+            [.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion)]
+        }, fail: { .endSession(.failure($0), completion) })
+        // One critical section: no operation called meanwhile can slip between the waiting ones
+        // ending and this one taking its place.
+        let authorization = line.withLock { state -> Task<Void, Never>? in
+            // A waiting operation keeps its place and reports `sessionEnded` there, so outcomes stay
+            // in call order; an initialize still runs (the service stays initialized).
+            state.queued.update { $0.kind.survivesEndSession ? $0 : $0.ended() }
+            state.queued.append(endOperation)
+            defer { startNextLocked(&state) }
+            guard var current = state.running, current.kind == .authorization else { return nil }
+            current.ending = true
+            state.running = current
+            return current.task
+        }
+        guard let authorization else { return }
+        redirects.cancel()
+        authorization.cancel()
+    }
+
+    /// Ends the session in its turn (C4): after every operation called before it, which run as
+    /// usual, unlike ``endSession(revokeTokens:completion:)``, which jumps the queue (C7). For
+    /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
+    /// the completion gets true when there was a session to end, false when there was none.
+    public func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
+        enqueue(.endSession, .endSession, fail: { .endSession(.failure($0), completion) }) { [self] in
+            [.endSession(await withClient(.endSession) { client in
+                let hadSession = await client.tokens != nil
+                try await client.signOut(revokeTokens: revokeTokens)
+                return hadSession
+            }, completion)]
+        }
+    }
+
+    // MARK: Operation bodies
+
+    private func runInitialize(_ configuration: @Sendable () throws -> SessionConfiguration,
+                               _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) async -> [Delivery] {
+        func fail(_ error: Error) -> [Delivery] {
+            let failure = error as? SessionError
+                ?? SessionError(.invalidConfiguration, process: .configuration, message: "the configuration is not valid")
+            line.withLock { $0.initializationFailure = failure }
+            return [.initialization(.failure(failure), completion)]
+        }
+        guard line.withLock({ $0.client }) == nil else {
+            return [.initialization(.failure(SessionError(.alreadyInitialized, process: .configuration,
+                                                          message: "the service is already initialized")), completion)]
+        }
+        let built: SessionConfiguration
+        let created: SessionClient
+        do {
+            built = try configuration()
+        } catch {
+            return fail(error)
+        }
+        do {
+            created = SessionClient(configuration: built, store: try makeStore(built), transport: transport, clock: clock, logger: logger)
+            _ = try await created.discover()
+        } catch {
+            return fail(Self.sessionError(error, process: .configuration))
+        }
+        line.withLock {
+            $0.client = created
+            $0.initializationFailure = nil
+        }
+        // C5: a stored session is announced right after the initialization outcome.
+        let restored: Result<SessionTokens?, SessionError>
+        do {
+            restored = .success(try await created.restoreUsableSession())
+        } catch {
+            restored = .failure(Self.sessionError(error, process: .authentication))
+        }
+        return [.initialization(.success(()), completion)] + restored.announcement
+    }
+
+    private func runAuthorization(flow: AuthFlow, agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
+        let agent = agent ?? defaultAgent ?? externalRedirectAgent
+        let result = await withClient(.authentication) { try await $0.signIn(flow: flow, agent: agent) }
+        let state = line.withLock { $0.running }
+        if state?.ending == true { return .failure(Self.sessionEnded(.authentication)) }
+        if case .failure = result, state?.cancelling == true {
+            return .failure(SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+        }
+        return result
+    }
+}
+
+private extension Result where Success == SessionTokens?, Failure == SessionError {
+    /// What listeners hear of a restored session (C5): its access token, why it cannot be used,
+    /// or nothing when none was stored.
+    var announcement: [Delivery] {
+        switch self {
+        case .success(let tokens?): [.authentication(.success(tokens.accessToken), nil)]
+        case .success(nil): []
+        case .failure(let error): [.authentication(Result<String, SessionError>.failure(error), nil)]
+        }
+    }
+}
