@@ -5,12 +5,11 @@ import SessionCore
 /// completion handler only (or, for ``SessionService/enqueueCallback(_:)``, to nobody but the
 /// block itself).
 extension SessionService {
-    /// Whether an access token that expires at `expiresAt` is still fresh by the service's own
-    /// rule (C8): it does not expire within the configuration's refresh leeway, by ``clock``.
-    /// False before a successful `initialize`. Compat layers answer "is the token valid" with it.
+    /// Whether an access token that expires at `expiresAt` is still fresh by the client's rule
+    /// (C8, ``SessionClient/isFresh(expiresAt:)``); false before a successful `initialize`.
+    /// Compat layers answer "is the token valid" with it.
     public func isFresh(expiresAt: Date) -> Bool {
-        guard let leeway = line.withLock({ $0.client?.configuration.refreshLeeway }) else { return false }
-        return expiresAt.timeIntervalSince(clock.now()) > leeway
+        line.withLock { $0.client }?.isFresh(expiresAt: expiresAt) ?? false
     }
 
     /// Marks the current access token as expired, so the next operation that needs it refreshes

@@ -1,6 +1,13 @@
 import Foundation
 
 extension SessionClient {
+    /// Whether an access token that expires at `expiresAt` can be used without a refresh: it
+    /// does not expire within the configuration's refresh leeway, by the client's clock. The
+    /// test ``validTokens()`` applies before it refreshes.
+    public nonisolated func isFresh(expiresAt: Date) -> Bool {
+        expiresAt.timeIntervalSince(clock.now()) > configuration.refreshLeeway
+    }
+
     /// The current tokens, refreshed first when the access token expires within the configured
     /// leeway. Concurrent callers share one refresh.
     /// - Throws: `notAuthenticated` without a session; `reauthenticationRequired` when the

@@ -20,7 +20,7 @@ public actor SessionClient {
     public nonisolated let configuration: SessionConfiguration
     let store: TokenStore
     let exchange: ProviderExchange
-    let clock: SessionClock
+    nonisolated let clock: SessionClock
     let log: LogSink
 
     var metadata: ProviderMetadata?
