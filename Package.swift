@@ -116,3 +116,15 @@ if Context.environment["SESSION_INTEROP"] == "1" {
         path: "Tests/Interop/InteropTests"
     ))
 }
+
+// Fuzz targets build only through Tests/Fuzz/run.sh, with libFuzzer and AddressSanitizer
+// (-sanitize=fuzzer,address), which provides their main; plain builds never see them.
+if Context.environment["SESSION_FUZZ"] == "1" {
+    package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
+    package.targets.append(.executableTarget(
+        name: "SessionFuzz",
+        dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"],
+        path: "Tests/Fuzz/SessionFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

@@ -9,8 +9,11 @@ import Darwin
 /// `LoopbackBrowserAgent` and the transport of `LocalProvider`.
 ///
 /// It serves each connection on its own thread with keep-alive, enforces a header limit
-/// (16 KiB, 431), a body limit (1 MiB, 413), a connection limit (64, 503) and an idle timeout, answers a malformed request with
-/// 400 and keeps serving others. The handler runs on the connection's thread and may block it
+/// (16 KiB, 431), a body limit (1 MiB, 413), an idle timeout, a deadline for each request once
+/// it has started (so a client sending a byte now and then cannot hold a thread), and a
+/// connection limit (64): a new connection takes the place of the longest-idle one, and is
+/// answered 503 only when every connection is in the middle of a request. It answers a
+/// malformed request with 400 and keeps serving others. The handler runs on the connection's thread and may block it
 /// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
@@ -34,10 +37,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var maximumBodyBytes = 1 << 20
         /// Seconds a connection may stay silent, mid-request or between requests.
         public var idleTimeout: TimeInterval = 10
-        /// Connections served at once; one more is answered 503 and closed.
+        /// Seconds a request may take to arrive whole, from its first byte to its last.
+        public var requestTimeout: TimeInterval = 10
+        /// Connections served at once. One more takes the place of the longest-idle connection
+        /// (one waiting for its next request); when none is idle it is answered 503 and closed.
         public var maximumConnections = 64
 
-        /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle, 64 connections.
+        /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle, 10 s per request, 64 connections.
         public init() {}
     }
 
@@ -53,7 +59,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let handler: Handler
     private let listener: Int32
     private let lock = NSLock()
-    private var connections: Set<Int32> = []
+    /// Open connections: idle (waiting for a request) since a time, or busy with one.
+    private var connections: [Int32: ConnectionState] = [:]
     private var stopped = false
     /// Connections accepted so far; each one's number is its position in that count.
     private var accepted = 0
@@ -106,7 +113,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard !stopped else { return false }
             stopped = true
             if listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
-            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            for connection in connections.keys { shutdown(connection, Int32(SHUT_RDWR)) }
             return true
         }
         // The accept thread closes the listener itself: closed here, its number could be reused
@@ -133,8 +140,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let admission = lock.withLock { () -> Admission in
                 if stopped { return .stopped }
                 accepted += 1
-                if connections.count >= limits.maximumConnections { return .busy }
-                connections.insert(connection)
+                if connections.count >= limits.maximumConnections {
+                    // The longest-idle connection makes room; its thread sees the shutdown and ends.
+                    guard let idle = connections.compactMap({ entry in entry.value.idleSince.map { (entry.key, $0) } })
+                        .min(by: { $0.1 < $1.1 })?.0 else { return .busy }
+                    shutdown(idle, Int32(SHUT_RDWR))
+                    connections[idle] = .busy
+                }
+                connections[connection] = .idle(since: DispatchTime.now().uptimeNanoseconds)
                 return .serve(accepted)
             }
             let number: Int
@@ -154,7 +167,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let thread = Thread { [self] in
                 serve(connection, number: number)
                 lock.withLock {
-                    connections.remove(connection)
+                    connections[connection] = nil
                     close(connection)
                 }
             }
@@ -167,7 +180,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var buffer = Data()
         var served = 0
         while true {
-            guard let (head, rest) = readHead(connection, buffer: &buffer) else { return }
+            guard let deadline = awaitRequest(connection, buffer: &buffer),
+                  let (head, rest) = readHead(connection, buffer: &buffer, deadline: deadline) else { return }
             if served > 0, lock.withLock({ number <= keptAliveCutoff }) { return }
             served += 1
             let request: HTTPServerRequest
@@ -175,7 +189,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             do {
                 parsed = try RequestParser.parseHead(head, maximumBody: limits.maximumBodyBytes)
                 buffer = rest
-                guard let body = readBody(connection, length: parsed.contentLength, buffer: &buffer) else { return }
+                guard let body = readBody(connection, length: parsed.contentLength, buffer: &buffer, deadline: deadline) else { return }
                 request = HTTPServerRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, body: body)
             } catch let failure as RequestParser.Failure {
                 let status = [.headersTooLarge: 431, .bodyTooLarge: 413, .unsupportedTransferCoding: 501][failure] ?? 400
@@ -197,9 +211,38 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Reads until the blank line ending a head; nil when the peer left, went idle or sent an
-    /// over-long head (which is answered with 431 here).
-    private func readHead(_ connection: Int32, buffer: inout Data) -> (Data, Data)? {
+    /// Waits, idle, for the first bytes of the next request (unless some are buffered already);
+    /// returns the deadline for the rest of it, or nil when the peer left, stayed silent past
+    /// the idle timeout, or the connection was closed to make room for another.
+    private func awaitRequest(_ connection: Int32, buffer: inout Data) -> UInt64? {
+        if buffer.isEmpty {
+            lock.withLock { connections[connection] = .idle(since: DispatchTime.now().uptimeNanoseconds) }
+            Socket.setTimeouts(connection, seconds: limits.idleTimeout)
+            let chunk = Socket.receive(connection)
+            let stillIdle = lock.withLock { () -> Bool in
+                // The accept thread marks a connection it closed to make room as busy.
+                defer { connections[connection] = .busy }
+                return connections[connection]?.idleSince != nil
+            }
+            guard let chunk, stillIdle else { return nil }
+            buffer.append(chunk)
+        } else {
+            lock.withLock { connections[connection] = .busy }
+        }
+        return DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limits.requestTimeout) * 1e9)
+    }
+
+    /// Reads more of a request before `deadline`, never waiting longer than the idle timeout.
+    private func receive(_ connection: Int32, deadline: UInt64) -> Data? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now < deadline else { return nil }
+        Socket.setTimeouts(connection, seconds: min(limits.idleTimeout, Double(deadline - now) / 1e9))
+        return Socket.receive(connection)
+    }
+
+    /// Reads until the blank line ending a head; nil when the peer left, went idle, ran out of
+    /// time or sent an over-long head (which is answered with 431 here).
+    private func readHead(_ connection: Int32, buffer: inout Data, deadline: UInt64) -> (Data, Data)? {
         let separator = Data("\r\n\r\n".utf8)
         while true {
             if let range = buffer.range(of: separator) {
@@ -207,16 +250,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 return (Data(buffer[buffer.startIndex..<range.lowerBound]), Data(buffer[range.upperBound...]))
             }
             guard buffer.count <= limits.maximumHeaderBytes else { break }
-            guard let chunk = Socket.receive(connection) else { return nil }
+            guard let chunk = receive(connection, deadline: deadline) else { return nil }
             buffer.append(chunk)
         }
         send(connection, .text("431\n", status: 431), keepAlive: false)
         return nil
     }
 
-    private func readBody(_ connection: Int32, length: Int, buffer: inout Data) -> Data? {
+    private func readBody(_ connection: Int32, length: Int, buffer: inout Data, deadline: UInt64) -> Data? {
         while buffer.count < length {
-            guard let chunk = Socket.receive(connection) else { return nil }
+            guard let chunk = receive(connection, deadline: deadline) else { return nil }
             buffer.append(chunk)
         }
         let body = Data(buffer.prefix(length))
@@ -253,5 +296,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case 503: "Service Unavailable"
         default: "Status"
         }
+    }
+}
+
+/// What a connection is doing, for choosing one to close when the server is full.
+private enum ConnectionState {
+    /// Waiting for its next request since this time (nanoseconds of uptime).
+    case idle(since: UInt64)
+    /// A request is arriving or being answered.
+    case busy
+
+    var idleSince: UInt64? {
+        if case .idle(let since) = self { since } else { nil }
     }
 }

@@ -22,10 +22,12 @@ enum Socket {
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
+        // A deep backlog: a burst of connections waits to be accepted instead of having its
+        // handshakes dropped (and retried a second later).
         #if canImport(Glibc)
-        let listening = Glibc.listen(descriptor, 64)
+        let listening = Glibc.listen(descriptor, SOMAXCONN)
         #else
-        let listening = Darwin.listen(descriptor, 64)
+        let listening = Darwin.listen(descriptor, SOMAXCONN)
         #endif
         guard bound == 0, listening == 0 else {
             let error = currentError()

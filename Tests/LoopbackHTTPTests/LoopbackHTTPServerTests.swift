@@ -5,67 +5,6 @@ import XCTest
 import Glibc
 #endif
 
-/// A raw TCP client, so tests can send exactly the bytes they want.
-private final class RawClient {
-    let descriptor: Int32
-    /// Bytes received but not yet consumed by `readResponse` (responses may arrive together).
-    private var pending = Data()
-
-    init(port: UInt16, ipv6: Bool = false) throws {
-        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var (storage, length) = Socket.address(host: ipv6 ? .ipv6 : .ipv4, port: port)
-        let connected = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) } }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        // A failure guard only: a server that never answers fails the test instead of hanging it.
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    deinit { close(descriptor) }
-
-    func send(_ text: String) { send(Data(text.utf8)) }
-
-    func send(_ data: Data) {
-        data.withUnsafeBytes { _ = Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Reads one response (head and Content-Length body); nil when the server closed first.
-    func readResponse() -> (status: Int, headers: [String: String], body: String)? {
-        var data = pending
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            if let range = data.range(of: Data("\r\n\r\n".utf8)) {
-                let head = String(decoding: data[..<range.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-                let status = Int(head[0].split(separator: " ")[1]) ?? 0
-                var headers: [String: String] = [:]
-                for line in head.dropFirst() {
-                    let parts = line.split(separator: ":", maxSplits: 1)
-                    headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
-                }
-                let length = Int(headers["content-length"] ?? "0") ?? 0
-                while data.count - range.upperBound < length {
-                    let count = recv(descriptor, &buffer, buffer.count, 0)
-                    if count <= 0 { return nil }
-                    data.append(contentsOf: buffer[0..<count])
-                }
-                let body = String(decoding: data[range.upperBound..<(range.upperBound + length)], as: UTF8.self)
-                pending = Data(data[(range.upperBound + length)...])
-                return (status, headers, body)
-            }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { return nil }
-            data.append(contentsOf: buffer[0..<count])
-        }
-    }
-
-    /// True when the server has closed or reset the connection (not merely stayed silent).
-    func isClosedByServer() -> Bool {
-        var byte: UInt8 = 0
-        let count = recv(descriptor, &byte, 1, 0)
-        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-    }
-}
-
 final class LoopbackHTTPServerTests: XCTestCase {
     private func echoServer(limits: LoopbackHTTPServer.Limits = .init(), host: LoopbackHTTPServer.Host = .ipv4) throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer(host: host, limits: limits) { request in
@@ -178,18 +117,47 @@ final class LoopbackHTTPServerTests: XCTestCase {
         XCTAssertEqual(client.readResponse()?.body, "GET /after [] 0")
     }
 
-    func testConnectionsOverTheLimitGet503AndOthersAreStillServed() throws {
+    func testANewConnectionTakesTheLongestIdleOnesPlace() throws {
         var limits = LoopbackHTTPServer.Limits()
         limits.maximumConnections = 2
         let server = try echoServer(limits: limits)
         defer { server.stop() }
+        let first = try RawClient(port: server.port)
+        first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(first.readResponse()?.body, "GET /first [] 0", "first is now idle, waiting for its next request")
+        let second = try RawClient(port: server.port)
+        second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(second.readResponse()?.body, "GET /second [] 0")
+        let third = try RawClient(port: server.port)
+        third.send("GET /third HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(third.readResponse()?.body, "GET /third [] 0")
+        XCTAssertTrue(first.isClosedByServer(), "the longest-idle connection made room")
+        second.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(second.readResponse()?.body, "GET /again [] 0")
+    }
+
+    func testWhenEveryConnectionIsBusyANewOneGets503() throws {
+        var limits = LoopbackHTTPServer.Limits()
+        limits.maximumConnections = 2
+        let arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer(limits: limits) { request in
+            arrived.signal()
+            release.wait()
+            return .respond(.text("held \(request.path)"))
+        }
+        defer { server.stop() }
         let first = try RawClient(port: server.port), second = try RawClient(port: server.port)
+        first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Both handlers are running: neither connection is idle.
+        XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success)
         let third = try RawClient(port: server.port)
         XCTAssertEqual(third.readResponse()?.status, 503)
-        first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(first.readResponse()?.body, "GET /first [] 0")
-        second.send("GET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(second.readResponse()?.body, "GET /second [] 0")
+        release.signal()
+        release.signal()
+        XCTAssertEqual(first.readResponse()?.body, "held /first")
+        XCTAssertEqual(second.readResponse()?.body, "held /second")
     }
 
     func testAHandlerCanDropTheConnection() throws {

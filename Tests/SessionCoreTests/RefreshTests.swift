@@ -124,8 +124,43 @@ final class RefreshTests: XCTestCase {
         XCTAssertNotEqual(refreshed.refreshToken, initial.refreshToken)
     }
 
-    func testAFailedStoreWriteSurfacesAndTheOldRefreshTokenIsNeverReplayed() async throws {
+    func testTheStoreHoldsTheSessionMarkedWhileARefreshIsOnItsWay() async throws {
+        let (arrived, gate) = holdTokenResponses()
+        let client = self.client!
+        let refresh = Task { try await client.refresh() }
+        await arrived.wait()
+        XCTAssertEqual(store.contents, initial.marked(.refresh), "marked before the request went out")
+        await gate.raise()
+        let refreshed = try await refresh.value
+        XCTAssertEqual(store.contents, refreshed)
+        XCTAssertNil(refreshed.inFlight)
+    }
+
+    func testASessionStoredMidRefreshIsNotRestored() async throws {
+        // What an app killed between the provider's answer and the save leaves behind.
+        let interrupted = RecordingStore(initial.marked(.refresh))
+        let logger = CapturingLogger()
+        let client = try makeClient(provider, store: interrupted, logger: logger)
+        let restored = try await client.restoreSession()
+        XCTAssertNil(restored)
+        XCTAssertNil(interrupted.contents, "the store no longer holds it")
+        XCTAssertTrue(refreshRequests.isEmpty, "its refresh token, perhaps retired, was not sent")
+        XCTAssertTrue(logger.lines.contains { $0.contains("waiting for a refresh answer") }, "\(logger.lines)")
+        let revoking = RecordingStore(initial.marked(.revocation))
+        let second = try await makeClient(provider, store: revoking).restoreUsableSession()
+        XCTAssertNil(second, "nor is one stored mid-revocation")
+    }
+
+    func testAStoreThatCannotMarkTheRefreshStopsItBeforeAnythingIsSent() async throws {
         store.failNextSaves()
+        await assertSessionError(.storageFailed) { try await self.client.refresh() }
+        XCTAssertTrue(refreshRequests.isEmpty, "the refresh token was not sent")
+        let tokens = await client.tokens
+        XCTAssertEqual(tokens, initial, "nothing was spent: the session stays in memory")
+    }
+
+    func testAFailedStoreWriteSurfacesAndTheOldRefreshTokenIsNeverReplayed() async throws {
+        store.failSaves(afterSucceeding: 1) // the in-flight mark, then not the new tokens
         await assertSessionError(.storageFailed) { try await self.client.refresh() }
         let tokens = await client.tokens
         XCTAssertNil(tokens, "tokens that could not be saved are not kept")
@@ -137,12 +172,12 @@ final class RefreshTests: XCTestCase {
         let logger = CapturingLogger()
         let client = try makeClient(provider, store: store, logger: logger)
         let tokens = try await client.signIn(agent: provider)
-        store.failNextSaves()
+        store.failSaves(afterSucceeding: 1)
         store.failNextClears()
         await assertSessionError(.storageFailed) { try await client.refresh() }
         let errors = logger.lines.filter { $0.hasPrefix("[error]") }
         XCTAssertTrue(errors.contains { $0.contains("could not be cleared") && $0.contains("read-only disk") }, "\(errors)")
-        XCTAssertEqual(store.contents, tokens, "what stays on disk is the session before the refresh")
+        XCTAssertEqual(store.contents, tokens.marked(.refresh), "what stays on disk is the session before the refresh, marked")
         for line in logger.lines {
             XCTAssertFalse(line.contains(tokens.accessToken) || line.contains(tokens.refreshToken ?? "-"), line)
         }

@@ -39,6 +39,9 @@ extension SessionClient {
     ///   session is cleared and `reauthenticationRequired` is thrown rather than replaying it.
     /// - A connection that could not be made, or a 5xx answer, keeps the session.
     /// - A failed save clears the session and throws `storageFailed`.
+    /// - Before the request goes out, the store holds the session marked as refreshing
+    ///   (``SessionTokens/inFlight``), so an app that dies before the answer is saved never sends
+    ///   the possibly retired refresh token again (see ``restoreSession()``).
     public func refresh() async throws -> SessionTokens {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }
@@ -55,6 +58,9 @@ extension SessionClient {
         }
         let startGeneration = generation
         let metadata = try await discover()
+        // Durably marked first: if the app dies before the answer is saved, the next launch
+        // knows this refresh token may be spent and does not send it again.
+        try await storeOnly(tokens.marked(.refresh), ifGeneration: startGeneration, process: .authentication)
         let request = HTTPRequest.formPost(metadata.tokenEndpoint, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
@@ -65,6 +71,7 @@ extension SessionClient {
         case .success(let received):
             response = received
         case .failure(let failure) where !failure.mayHaveReachedServer || failure.kind == .cancelled:
+            try? await storeOnly(tokens, ifGeneration: startGeneration, process: .authentication)
             throw ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh")
         case .failure(let failure):
             throw try await abandonSession(after: ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh"),
@@ -74,6 +81,8 @@ extension SessionClient {
             throw SessionError(.sessionEnded, process: .authentication, message: "the session ended during the refresh")
         }
         if response.status >= 500 {
+            // The provider failed visibly: the refresh token was not spent, so the session stays.
+            try? await storeOnly(tokens, ifGeneration: startGeneration, process: .authentication)
             throw ProviderExchange.statusError(response, process: .authentication, purpose: "refresh")
         }
         let refreshed: SessionTokens

@@ -41,14 +41,7 @@ extension SessionClient {
                 "Authorization": "Bearer \(token)",
                 "Accept": PermissionCenterEndpoints.MediaType.userStatus,
             ])
-            let response = try await exchange.send(request, process: .permissionRead, purpose: "permission read")
-            guard response.status == 200 else { throw Self.permissionError(response, process: .permissionRead) }
-            do {
-                return try JSONDecoder().decode(PermissionReadResponse.self, from: response.body)
-            } catch {
-                throw SessionError(.invalidResponse, process: .permissionRead, message: "permission read: the body is not a permission status",
-                                   httpStatus: response.status, permissionStatus: .jsonParseError)
-            }
+            return try PermissionCenterReply.read(try await exchange.send(request, process: .permissionRead, purpose: "permission read"))
         }
     }
 
@@ -64,14 +57,7 @@ extension SessionClient {
                 "Content-Type": PermissionCenterEndpoints.MediaType.permissions,
                 "Accept": PermissionCenterEndpoints.MediaType.subjectStatus,
             ], body: try encoder.encode(update))
-            let response = try await exchange.send(request, process: .permissionWrite, purpose: "permission write")
-            guard (200...201).contains(response.status) else { throw Self.permissionError(response, process: .permissionWrite) }
-            do {
-                return try JSONDecoder().decode(PermissionWriteResponse.self, from: response.body).subjectIdentifiers ?? SubjectIdentifiers()
-            } catch {
-                throw SessionError(.invalidResponse, process: .permissionWrite, message: "permission write: the body is not a subject status",
-                                   httpStatus: response.status, permissionStatus: .jsonParseError)
-            }
+            return try PermissionCenterReply.write(try await exchange.send(request, process: .permissionWrite, purpose: "permission write"))
         }
     }
 
@@ -89,15 +75,6 @@ extension SessionClient {
         let list = IdentifierOption.allCases.filter(identifiers.contains).map(\.rawValue).joined(separator: ",")
         components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "q.identifier.in", value: list)]
         return components.url ?? endpoint
-    }
-
-    /// A permission-center error: the body's `status_code` when it has one.
-    static func permissionError(_ response: HTTPResponse, process: SessionError.Process) -> SessionError {
-        let status = JSONValue.parse(response.body)?.objectValue?["status_code"]?.stringValue
-            .map { PermissionResponseStatus(rawValue: $0) ?? .unknown }
-        return SessionError(.permissionRequestFailed, process: process,
-                            message: "\(process == .permissionRead ? "permission read" : "permission write"): the permission center refused the request",
-                            httpStatus: response.status, permissionStatus: status ?? .unknown)
     }
 
     /// Runs `body`, attributing any ``SessionError`` to `process`.

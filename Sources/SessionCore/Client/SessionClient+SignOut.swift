@@ -5,7 +5,8 @@ extension SessionClient {
     /// token) at the provider (RFC 7009), then clears memory and the store.
     ///
     /// When revocation fails, nothing local changes and the error is thrown, so the app can retry
-    /// or sign out locally. Once local clearing has begun, no refresh or sign-in started earlier
+    /// or sign out locally. While the revocation is on its way the store holds the session
+    /// marked as such (``SessionTokens/inFlight``): an app that dies then finds no session. Once local clearing has begun, no refresh or sign-in started earlier
     /// can write tokens back. A pending authorization is forgotten.
     /// - Throws: with process `endSession`: `unsupportedProviderFeature` when revocation is asked
     ///   for but the provider has no revocation endpoint; transport or OAuth errors of the
@@ -16,7 +17,16 @@ extension SessionClient {
                 // Let a refresh in flight land first, so the token revoked is the newest one.
                 await refreshFlight.wait()
                 if let tokens = current {
-                    try await revoke(tokens)
+                    // Marked first: an app that dies after the provider revoked the tokens but
+                    // before the store is cleared must not find a session that looks usable.
+                    let startGeneration = generation
+                    try await storeOnly(tokens.marked(.revocation), ifGeneration: startGeneration, process: .endSession)
+                    do {
+                        try await revoke(tokens)
+                    } catch {
+                        try? await storeOnly(tokens, ifGeneration: startGeneration, process: .endSession)
+                        throw error
+                    }
                 }
             }
             pending = nil

@@ -104,11 +104,21 @@ public actor SessionClient {
 
     /// Loads the stored session into memory and returns it; nil when nothing is stored.
     /// The tokens are returned as stored, possibly expired; ``validTokens()`` refreshes them.
+    ///
+    /// A session stored while a refresh or a revocation was on its way
+    /// (``SessionTokens/inFlight``) is not restored: the app stopped before the answer, so the
+    /// refresh token may already be retired or revoked, and sending it again could make the
+    /// provider revoke the whole grant. It is removed from the store and nil is returned.
     /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`).
     public func restoreSession() async throws -> SessionTokens? {
         let startGeneration = generation
-        let stored = try await store.load()
+        var stored = try await store.load()
         guard generation == startGeneration else { return nil }
+        if let interrupted = stored?.inFlight {
+            log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
+            try await endLocalSession(process: .configuration)
+            stored = nil
+        }
         current = stored
         if stored != nil { log(.info, "session restored from the store") }
         return stored
@@ -128,6 +138,23 @@ public actor SessionClient {
     /// access token or to adopt tokens obtained elsewhere.
     public func setTokens(_ tokens: SessionTokens) async throws {
         try await persist(tokens, ifGeneration: generation)
+    }
+
+    /// Stores `tokens` without making them current, unless the session has ended since
+    /// `expected`: the marked copy saved before a refresh or revocation goes out, or the
+    /// unmarked one put back when it came to nothing.
+    /// - Throws: `sessionEnded`; `storageFailed` when the store cannot save.
+    func storeOnly(_ tokens: SessionTokens, ifGeneration expected: Int, process: SessionError.Process) async throws {
+        try await exclusively {
+            guard generation == expected else {
+                throw SessionError(.sessionEnded, process: process, message: "the session ended meanwhile")
+            }
+            do {
+                try await store.save(tokens)
+            } catch {
+                throw SessionError(.storageFailed, process: process, message: "the session could not be saved: \(Self.storeFailure(error))")
+            }
+        }
     }
 
     /// Saves `tokens` and makes them current, unless the session has ended since `expected`.

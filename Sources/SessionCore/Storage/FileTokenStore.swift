@@ -64,6 +64,12 @@ public struct FileTokenStore: TokenStore {
     /// Reads the session; nil when the file does not exist.
     public func load() async throws -> SessionTokens? {
         guard let data = try readFile() else { return nil }
+        return try decode(data)
+    }
+
+    /// The session a file's contents hold, for this store's issuer and client.
+    /// - Throws: `storageCorrupt` for anything but such a session.
+    func decode(_ data: Data) throws -> SessionTokens {
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: data)

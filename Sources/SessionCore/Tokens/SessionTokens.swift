@@ -22,6 +22,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// String members of the latest token response beyond the standard ones, such as Google's
     /// `server_code`. They may be secrets: ``description`` does not show them.
     public let additionalParameters: [String: String]
+    /// A request whose answer would replace or end these tokens, sent just after this copy was
+    /// stored: set only in the copy a ``SessionClient`` saves before a refresh or a revocation
+    /// goes out. A session restored with it lost that answer (the app died meanwhile), so its
+    /// refresh token may already be retired or revoked, and it is not used again.
+    public let inFlight: InFlight?
+
+    /// The request a stored session was waiting on (see ``inFlight``).
+    public enum InFlight: String, Sendable, Codable {
+        /// A refresh, which retires the refresh token when the provider rotates it.
+        case refresh
+        /// A revocation at sign-out.
+        case revocation
+    }
+
     /// The claims of ``idToken``, decoded once when the token set is made or loaded; empty
     /// without an ID token. The core validated the token (signature, issuer, audience, times,
     /// nonce) when it received it; the claims are not checked again here.
@@ -38,11 +52,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.subject = subject
         self.tokenType = tokenType
         self.additionalParameters = additionalParameters
+        inFlight = nil
         idTokenClaims = Self.claims(of: idToken)
     }
 
     /// A copy with some members changed; the ID token, and so its claims, stay.
-    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil) {
+    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: InFlight?? = nil) {
         self.accessToken = accessToken ?? tokens.accessToken
         refreshToken = tokens.refreshToken
         idToken = tokens.idToken
@@ -51,7 +66,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = tokens.subject
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
+        self.inFlight = inFlight ?? tokens.inFlight
         idTokenClaims = tokens.idTokenClaims
+    }
+
+    /// The copy to store before `request` goes out, or, with nil, the copy without the mark.
+    public func marked(_ request: InFlight?) -> SessionTokens {
+        SessionTokens(self, inFlight: .some(request))
     }
 
     /// The claims of `idToken`; empty without one or when it cannot be decoded (a stored token
@@ -64,7 +85,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -78,6 +99,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = try container.decodeIfPresent(String.self, forKey: .subject)
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
+        inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         idTokenClaims = Self.claims(of: idToken)
     }
 
@@ -92,6 +114,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(subject, forKey: .subject)
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
         try container.encode(additionalParameters, forKey: .additionalParameters)
+        try container.encodeIfPresent(inFlight, forKey: .inFlight)
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`.

@@ -10,20 +10,26 @@ final class RecordingStore: TokenStore, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: SessionTokens?
     private var saves: [SessionTokens] = []
-    private var failSaves = false
+    /// Saves still allowed before every further one fails; nil while saves succeed.
+    private var savesBeforeFailing: Int?
     private var failClears = false
 
     init(_ tokens: SessionTokens? = nil) { stored = tokens }
 
     var saved: [SessionTokens] { lock.withLock { saves } }
     var contents: SessionTokens? { lock.withLock { stored } }
-    func failNextSaves() { lock.withLock { failSaves = true } }
+    func failNextSaves() { failSaves(afterSucceeding: 0) }
+    /// Lets `count` more saves succeed, then fails every one after.
+    func failSaves(afterSucceeding count: Int) { lock.withLock { savesBeforeFailing = count } }
     func failNextClears() { lock.withLock { failClears = true } }
 
     func load() async throws -> SessionTokens? { contents }
     func save(_ tokens: SessionTokens) async throws {
         try lock.withLock {
-            if failSaves { throw SessionError(.storageFailed, process: .configuration, message: "disk full (test)") }
+            if let remaining = savesBeforeFailing {
+                guard remaining > 0 else { throw SessionError(.storageFailed, process: .configuration, message: "disk full (test)") }
+                savesBeforeFailing = remaining - 1
+            }
             saves.append(tokens)
             stored = tokens
         }

@@ -1,0 +1,127 @@
+import Foundation
+@testable import SessionCore
+import SessionTesting
+
+/// SessionCore's parsers of what providers, browsers and the disk hand the client. Only success
+/// or a `SessionError` is an answer.
+enum CoreTargets {
+    private static let issuer = "https://issuer.example"
+    private static let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+
+    /// One key of each algorithm, made once per run: inputs whose first byte is odd are signed
+    /// with one of them, so the claim checks behind a valid signature are fuzzed too.
+    private static let keys: [SigningKey] = {
+        guard let ec = try? SigningKey(algorithm: .es256, keyID: "fuzz-ec"), let rsa = try? SigningKey(algorithm: .rs256, keyID: "fuzz-rsa") else {
+            fatalError("cannot make the fuzz signing keys")
+        }
+        return [ec, rsa]
+    }()
+
+    private static let keySet: JSONWebKeySet = {
+        guard let set = try? JSONWebKeySet(data: SigningKey.jwksDocument(keys.map(\.publicJWK))) else { fatalError("bad fuzz key set") }
+        return set
+    }()
+
+    private static let configuration: SessionConfiguration = {
+        guard let url = URL(string: issuer), let redirect = URL(string: "com.example.app:/callback"),
+              let configuration = try? SessionConfiguration(issuer: url, clientID: "fuzz-client", redirectURI: redirect) else {
+            fatalError("bad fuzz configuration")
+        }
+        return configuration
+    }()
+
+    private static let metadata: ProviderMetadata = {
+        let document = #"{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/authorize","#
+            + #""token_endpoint":"https://issuer.example/token","jwks_uri":"https://issuer.example/jwks","#
+            + #""authorization_response_iss_parameter_supported":true,"response_types_supported":["code"]}"#
+        guard let metadata = try? ProviderMetadata(data: Data(document.utf8), expectedIssuer: issuer) else { fatalError("bad fuzz metadata") }
+        return metadata
+    }()
+
+    private static let request: AuthorizationRequest = {
+        guard let request = try? AuthorizationRequest(configuration: configuration, metadata: metadata, flow: .login,
+                                                      redirectURI: configuration.redirectURI) else { fatalError("bad fuzz request") }
+        return request
+    }()
+
+    /// A compact JWS (first byte even), or a payload signed here (first byte odd; bit 1 picks
+    /// the key), through the decoder, the key lookup, the signature and the claim checks.
+    static func jws(_ data: Data) {
+        guard let mode = data.first else { return }
+        let rest = data.dropFirst()
+        let raw: String
+        if mode & 1 == 0 {
+            raw = String(decoding: rest, as: UTF8.self)
+        } else {
+            let key = keys[Int(mode >> 1) % keys.count]
+            let header = Base64URL.encode(Data(#"{"alg":"\#(key.algorithm.rawValue)","kid":"\#(key.keyID)"}"#.utf8))
+            let signingInput = "\(header).\(Base64URL.encode(Data(rest)))"
+            guard let signature = try? key.signature(of: Data(signingInput.utf8)) else { fatalError("signing failed") }
+            raw = "\(signingInput).\(Base64URL.encode(signature))"
+        }
+        expectOnly(SessionError.self) {
+            let token = try IDToken(raw)
+            let validator = IDTokenValidator(issuer: issuer, clientID: "fuzz-client", clock: clock, allowedSkew: 60)
+            let algorithm = try validator.algorithm(of: token)
+            guard let key = keySet.key(kid: validator.keyID(of: token), algorithm: algorithm) else { return }
+            try validator.verifySignature(token, algorithm: algorithm, key: key)
+            try validator.validateClaims(token, expectedNonce: "fuzz-nonce", expectedSubject: nil)
+            _ = try SessionTokens(accessToken: "a", refreshToken: nil, idToken: raw, expiresAt: nil, scopes: [], subject: nil).permissionToken
+        }
+    }
+
+    /// A discovery document and RFC 8414 metadata.
+    static func discovery(_ data: Data) {
+        expectOnly(SessionError.self) {
+            _ = ProviderMetadata.revocationEndpoint(fromOAuthMetadata: data, expectedIssuer: issuer)
+            _ = try ProviderMetadata(data: data, expectedIssuer: issuer)
+        }
+    }
+
+    /// A token endpoint's answer: a success body (first byte even) or an error, with the body
+    /// as the OAuth error and the rest as a `WWW-Authenticate` challenge.
+    static func tokenResponse(_ data: Data) {
+        guard let mode = data.first else { return }
+        let body = Data(data.dropFirst())
+        expectOnly(SessionError.self) {
+            if mode & 1 == 0 {
+                let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+                let tokens = try TokenResponse(response: response, purpose: "fuzz")
+                _ = tokens.sessionTokens(receivedAt: clock.now(), requestedScopes: ["openid"], subject: nil)
+            } else {
+                let challenge = String(decoding: body, as: UTF8.self)
+                let response = HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge], body: body)
+                throw ProviderExchange.statusError(response, process: .userInfo, purpose: "fuzz")
+            }
+        }
+    }
+
+    /// A redirect URL checked against a pending request, by the core and by the loopback page.
+    static func authorizationResponse(_ data: Data) {
+        guard let url = URL(string: String(decoding: data, as: UTF8.self)) else { return }
+        expectOnly(SessionError.self) {
+            _ = AuthorizationRequest.isResponse(url, to: request.redirectURI)
+            _ = RedirectPage.html(for: RedirectPage.problem(with: url, authorizationURL: request.url))
+            try request.validateResponse(url)
+        }
+    }
+
+    /// Permission-center answers: a read, a write, and a refusal, with the status from the first byte.
+    static func permissions(_ data: Data) {
+        guard let mode = data.first else { return }
+        let body = Data(data.dropFirst())
+        let status = [200, 201, 400, 401, 403, 404, 500][Int(mode) % 7]
+        expectOnly(SessionError.self) {
+            _ = try? PermissionCenterReply.write(HTTPResponse(status: status, body: body))
+            _ = try PermissionCenterReply.read(HTTPResponse(status: status, body: body))
+        }
+    }
+
+    /// A session file's contents.
+    static func sessionFile(_ data: Data) {
+        let store = FileTokenStore(fileURL: URL(fileURLWithPath: "/nonexistent/fuzz.json"), configuration: configuration)
+        expectOnly(SessionError.self) {
+            _ = try store.decode(data)
+        }
+    }
+}
