@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionTesting"]),
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
-        .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport"]),
+        .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport", "SessionTesting", "SessionCore"]),
+        // A client process the crash tests kill with SIGKILL mid-refresh and mid-sign-out.
+        .executableTarget(name: "StoreCrashChild", dependencies: ["SessionCore", "SessionTesting"], path: "Tests/StoreCrashChild"),
         // Legacy apps are usually Swift 5 code: the compat tests are compiled as such.
         .testTarget(
             name: "GrabIdCompatTests",

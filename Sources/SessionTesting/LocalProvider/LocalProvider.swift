@@ -119,6 +119,13 @@ public final class LocalProvider: @unchecked Sendable {
         engine.withState { $0.faults[endpoint, default: []].append(InjectedFault(fault: fault, remaining: times)) }
     }
 
+    /// Runs `observer` each time `endpoint` has sent an answer (then closes that connection), or
+    /// stops with nil: a test can act at the moment a client has its answer but has not yet
+    /// handled it, such as killing the client's process.
+    public func afterAnswering(_ endpoint: Endpoint, _ observer: (@Sendable () -> Void)?) {
+        engine.withState { $0.answerObservers[endpoint] = observer }
+    }
+
     /// Removes every injected fault.
     public func removeFaults() {
         engine.withState { $0.faults = [:] }
@@ -129,6 +136,10 @@ public final class LocalProvider: @unchecked Sendable {
     /// The requests received, in arrival order (faulted ones too): the newest
     /// ``Options/requestLogLimit``.
     public var requestLog: [LoggedRequest] { engine.withState { $0.loggedRequests(limit: options.requestLogLimit) } }
+
+    /// How many times a rotated refresh token was presented again (each time its grant was
+    /// revoked, RFC 9700 §4.14.2): a client that never replays one keeps this at zero.
+    public var refreshTokenReuses: Int { engine.withState { $0.refreshTokenReuses } }
 
     /// How many authorization codes and tokens the provider remembers. Expired and revoked ones
     /// are forgotten as new ones are issued, so it stays near the number of usable ones.

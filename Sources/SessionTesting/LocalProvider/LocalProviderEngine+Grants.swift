@@ -136,6 +136,7 @@ extension LocalProviderEngine {
                 return .refused(Self.oauthError("invalid_grant", "the refresh token is invalid or revoked"))
             }
             guard !issued.retired else {
+                state.refreshTokenReuses += 1
                 state.revokedFamilies.insert(issued.grant.family)
                 return .refused(Self.oauthError("invalid_grant", "the refresh token was already used; its grant is revoked"))
             }

@@ -92,7 +92,11 @@ final class LocalProviderEngine: @unchecked Sendable {
             break
         }
         guard let endpoint else { return .respond(.text("Not found", status: 404)) }
-        return .respond(route(endpoint, request))
+        let response = route(endpoint, request)
+        if let observer = withState({ $0.answerObservers[endpoint] }) {
+            return .respondThenClose(response, afterSending: observer)
+        }
+        return .respond(response)
     }
 
     private func route(_ endpoint: Endpoint, _ request: HTTPServerRequest) -> HTTPServerResponse {

@@ -48,6 +48,10 @@ struct LocalProviderState: Sendable {
     var defaultConsent: LocalProvider.ConsentDecision = .approve
     var faults: [LocalProvider.Endpoint: [InjectedFault]] = [:]
     var log: [LocalProvider.LoggedRequest] = []
+    /// Run once an endpoint's answer has been sent (the connection is then closed).
+    var answerObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
+    /// Rotated refresh tokens presented again (each revoked its grant).
+    var refreshTokenReuses = 0
     /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
     private var issuedSincePrune = 0
     private var keptAtLastPrune = 0

@@ -1,0 +1,54 @@
+import Foundation
+import SessionCore
+import SessionTesting
+
+// A client process for StoreCrashTests, which kills it with SIGKILL mid-work:
+//
+//   StoreCrashChild ISSUER STORE-DIRECTORY refresh   restore or sign in, print "ready", then
+//                                                    refresh (rotating) until killed
+//   StoreCrashChild ISSUER STORE-DIRECTORY end       restore or sign in, print "ready", then sign
+//                                                    out with revocation and print "ended"
+//   StoreCrashChild ISSUER STORE-DIRECTORY verify    restore, then use the session: "none",
+//                                                    "ok", or "error CODE" (exit 1)
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let issuer = URL(string: arguments[1]), let redirect = LocalProvider.Client.demo.redirectURIs.first else {
+    say("usage: StoreCrashChild ISSUER STORE-DIRECTORY refresh|end|verify")
+    exit(2)
+}
+do {
+    let configuration = try SessionConfiguration(issuer: issuer, clientID: LocalProvider.Client.demo.id, redirectURI: redirect)
+    let client = SessionClient(configuration: configuration,
+                               store: try FileTokenStore(configuration: configuration, directory: URL(fileURLWithPath: arguments[2])),
+                               transport: URLSessionTransport(timeout: 10))
+    let restored = try await client.restoreSession()
+    switch arguments[3] {
+    case "verify":
+        guard restored != nil else {
+            say("none")
+            exit(0)
+        }
+        _ = try await client.userInfo()
+        _ = try await client.refresh()
+        say("ok")
+    case "refresh":
+        if restored == nil { _ = try await client.signIn(agent: HeadlessUserAgent()) }
+        say("ready")
+        while true { _ = try await client.refresh() }
+    case "end":
+        if restored == nil { _ = try await client.signIn(agent: HeadlessUserAgent()) }
+        say("ready")
+        try await client.signOut(revokeTokens: true)
+        say("ended")
+    default:
+        say("unknown mode \(arguments[3])")
+        exit(2)
+    }
+} catch let error as SessionError {
+    say("error \(error.code.rawValue)")
+    exit(1)
+}
