@@ -2,7 +2,8 @@
 import PackageDescription
 
 // SessionService: an OpenID Connect client whose modern core (SessionCore) is wrapped by a
-// legacy-style facade. Dependencies point one way: facade -> core -> (LoopbackHTTP, CLibCrypto).
+// legacy-style facade. Dependencies point one way: facade -> core -> (LoopbackHTTP, CLibCrypto on
+// Linux, the only crypto library; Sources/SessionCore/Crypto/CryptoBackend.swift is the seam).
 let package = Package(
     name: "SessionService",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -41,7 +42,6 @@ let package = Package(
                 "SessionCore",
                 "SessionFacade",
                 "LoopbackHTTP",
-                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),

@@ -34,7 +34,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var hostedDomain: String?
         var issuer = URL(string: "https://accounts.google.com") ?? URL(fileURLWithPath: "/")
         var redirectURI: URL?
-        var agent: AuthorizationAgent?
+        var agent: AuthorizationAgent? = PlatformDefaults.authorizationAgent
         var urlHandler: (@Sendable (URL) -> Void)?
         var storeDirectory: URL?
     }
@@ -88,6 +88,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// The redirect URI (default: Google's, the reversed client ID with `:/oauth2callback`).
     public var redirectURI: URL! { get { get(\.redirectURI) } set { set(\.redirectURI, newValue) } }
     /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
+    /// Default: ``PlatformDefaults/authorizationAgent``, a `WebAuthenticationAgent` on Apple
+    /// platforms as Google's AppAuth agent was, nil elsewhere.
     public var authorizationAgent: AuthorizationAgent? { get { get(\.agent) } set { set(\.agent, newValue) } }
     /// Receives the sign-in URL when there is no agent; the app opens it and passes the
     /// redirect to ``handle(_:)``.
@@ -124,8 +126,9 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
                                         loginHint: settings.loginHint, additionalParameters: extra, tokenRequestParameters: tokenExtra)
     }
 
-    private func store(for configuration: SessionConfiguration) throws -> FileTokenStore {
-        try FileTokenStore(configuration: configuration, directory: storeDirectory)
+    private func store(for configuration: SessionConfiguration) throws -> any LocalTokenStore {
+        guard let storeDirectory else { return try PlatformDefaults.tokenStore(for: configuration) }
+        return try FileTokenStore(configuration: configuration, directory: storeDirectory)
     }
 
     /// The service, made and initialized on first use from the settings.

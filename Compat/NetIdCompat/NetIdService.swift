@@ -51,7 +51,8 @@ open class NetIdService: NSObject {
     }
 
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
-    /// path (``resumeSession(_:)``).
+    /// path (``resumeSession(_:)``). Default: ``PlatformDefaults/authorizationAgent``, a
+    /// `WebAuthenticationAgent` on Apple platforms as netID's AppAuth agent was, nil elsewhere.
     public var authorizationAgent: AuthorizationAgent? {
         get { state.withLock { $0.agent } }
         set { state.withLock { $0.agent = newValue } }

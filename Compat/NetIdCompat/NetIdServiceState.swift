@@ -9,7 +9,7 @@ final class NetIdServiceState: Sendable {
         var config: NetIdConfig?
         /// The configurations of the `initialize` calls whose outcome is still to come, in call order.
         var pendingConfigs: [NetIdConfig] = []
-        var agent: AuthorizationAgent?
+        var agent: AuthorizationAgent? = PlatformDefaults.authorizationAgent
         var layerStyle = NetIdLayerStyle.Solid
         var buttonStyle = NetIdButtonStyle.WhiteSolid
     }

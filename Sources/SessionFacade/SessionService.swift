@@ -46,7 +46,8 @@ public final class SessionService: @unchecked Sendable {
     /// Creates a service (``shared`` uses the defaults). Tests and apps that need several
     /// services, another store or another transport make their own.
     /// - Parameters:
-    ///   - store: makes the token store for a configuration (default: ``FileTokenStore``).
+    ///   - store: makes the token store for a configuration (default:
+    ///     ``PlatformDefaults/tokenStore(for:)``: the keychain on Apple platforms, a file elsewhere).
     ///   - transport: how requests are sent (default: ``URLSessionTransport``).
     ///   - clock: the time source.
     ///   - logger: receives redacted log lines.
@@ -58,7 +59,7 @@ public final class SessionService: @unchecked Sendable {
                 clock: SessionClock = SystemClock(),
                 logger: SessionLogger = SilentLogger(),
                 agent: AuthorizationAgent? = nil) {
-        self.makeStore = store ?? { try FileTokenStore(configuration: $0) }
+        self.makeStore = store ?? { try PlatformDefaults.tokenStore(for: $0) }
         self.transport = transport
         self.clock = clock
         self.logger = logger

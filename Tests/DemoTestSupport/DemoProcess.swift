@@ -41,28 +41,44 @@ public enum DemoProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         let collected = Collected()
-        stdout.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: false, onLine: nil) }
-        stderr.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: true, onLine: onErrorLine) }
+        // Each output is read to its end by a thread of its own with blocking reads. Readability
+        // handlers would put the pipes under libdispatch sources, and a source still registered
+        // when its descriptor is closed crashed libdispatch's event loop (once in a few hundred
+        // runs of the crash tests).
+        let readers = DispatchGroup()
+        for (pipe, isError) in [(stdout, false), (stderr, true)] {
+            readers.enter()
+            let handle = pipe.fileHandleForReading
+            let onLine = isError ? onErrorLine : nil
+            Thread.detachNewThread {
+                while case let data = handle.availableData, !data.isEmpty {
+                    collected.append(data, error: isError, onLine: onLine)
+                }
+                readers.leave()
+            }
+        }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
                 try process.run()
             } catch {
+                // The readers end when the pipes close with the process object.
+                try? stdout.fileHandleForWriting.close()
+                try? stderr.fileHandleForWriting.close()
                 continuation.resume(throwing: error)
                 return
             }
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
-        stdout.fileHandleForReading.readabilityHandler = nil
-        stderr.fileHandleForReading.readabilityHandler = nil
-        collected.append(stdout.fileHandleForReading.readDataToEndOfFile(), error: false, onLine: nil)
-        collected.append(stderr.fileHandleForReading.readDataToEndOfFile(), error: true, onLine: onErrorLine)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            readers.notify(queue: .global()) { done.resume() }
+        }
         return DemoRun(status: status, output: collected.output, errorOutput: collected.errorOutput)
     }
 }
 
-/// Output gathered from the readability handlers' threads.
+/// Output gathered from the reader threads.
 ///
 /// `@unchecked Sendable`: every member is read and written only while holding `lock`.
 private final class Collected: @unchecked Sendable {

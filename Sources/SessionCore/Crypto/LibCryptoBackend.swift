@@ -2,10 +2,11 @@
 import CLibCrypto
 import Foundation
 
-/// PlatformCrypto on OpenSSL 3 libcrypto: EVP digests, RAND_bytes, keys imported from their
-/// JWK parameters through OSSL_PARAM, and EVP_DigestVerify.
-enum Backend {
-    static func sha256(_ data: Data) throws -> Data {
+/// The Linux ``CryptoBackend``, on OpenSSL 3's libcrypto: EVP digests, RAND_bytes, public keys
+/// imported from their JWK parameters through OSSL_PARAM, EVP_DigestVerify, and private keys
+/// (``LibCryptoPrivateKey``) for the test providers.
+package enum LibCryptoBackend: CryptoBackend {
+    package static func sha256(_ data: Data) throws -> Data {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let status = data.withUnsafeBytes { bytes in
@@ -15,13 +16,13 @@ enum Backend {
         return Data(digest)
     }
 
-    static func randomBytes(_ count: Int) throws -> Data {
+    package static func randomBytes(_ count: Int) throws -> Data {
         var bytes = [UInt8](repeating: 0, count: count)
         guard RAND_bytes(&bytes, Int32(count)) == 1 else { throw PlatformCrypto.failure("the system random generator failed") }
         return Data(bytes)
     }
 
-    static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
+    package static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
         let n = try bignum(modulus)
         defer { BN_free(n) }
         let e = try bignum(exponent)
@@ -34,7 +35,7 @@ enum Backend {
         return try digestVerify(key: key, message: message, signature: signature)
     }
 
-    static func verifyES256(x: Data, y: Data, message: Data, rawSignature: Data) throws -> Bool {
+    package static func verifyES256(x: Data, y: Data, message: Data, rawSignature: Data) throws -> Bool {
         let point = [UInt8]([0x04] + x + y)
         let key = try point.withUnsafeBytes { point in
             try importPublicKey(type: clibcrypto_key_type_ec()) { builder in
@@ -44,6 +45,11 @@ enum Backend {
         }
         defer { EVP_PKEY_free(key) }
         return try digestVerify(key: key, message: message, signature: try derSignature(rawSignature))
+    }
+
+    /// A fresh RSA 2048 or P-256 key.
+    package static func generatePrivateKey(_ algorithm: JWSAlgorithm) throws -> LibCryptoPrivateKey {
+        try LibCryptoPrivateKey(algorithm: algorithm)
     }
 
     /// A BIGNUM from big-endian bytes; the caller frees it.

@@ -8,17 +8,17 @@ public enum JWSAlgorithm: String, Sendable, CaseIterable {
     case es256 = "ES256"
 }
 
-/// The cryptographic primitives the core uses, each delegated to the platform: OpenSSL's
-/// libcrypto on Linux (`LibCryptoBackend`), CryptoKit and Security on Apple platforms.
+/// The cryptographic checks the core makes before anything reaches the platform's backend
+/// (``PlatformCryptoBackend``): key shapes and sizes, signature lengths.
 enum PlatformCrypto {
     /// SHA-256 of `data`.
     static func sha256(_ data: Data) throws -> Data {
-        try Backend.sha256(data)
+        try PlatformCryptoBackend.sha256(data)
     }
 
     /// `count` bytes from the system CSPRNG.
     static func randomBytes(_ count: Int) throws -> Data {
-        try Backend.randomBytes(count)
+        try PlatformCryptoBackend.randomBytes(count)
     }
 
     /// True when `signature` is a valid `algorithm` signature of `message` under `key`.
@@ -32,7 +32,7 @@ enum PlatformCrypto {
             }
             // RFC 7518 §3.3: keys of 2048 bits or more.
             guard n.drop(while: { $0 == 0 }).count >= 256 else { throw failure("the RSA key is shorter than 2048 bits") }
-            return try Backend.verifyRS256(modulus: n, exponent: e, message: message, signature: signature)
+            return try PlatformCryptoBackend.verifyRS256(modulus: n, exponent: e, message: message, signature: signature)
         case .es256:
             guard key.kty == "EC", key.crv == "P-256", let x = key.x.flatMap(Base64URL.decode), let y = key.y.flatMap(Base64URL.decode),
                   x.count == 32, y.count == 32 else {
@@ -40,7 +40,7 @@ enum PlatformCrypto {
             }
             // JWS carries r || s (RFC 7518 §3.4); anything else is not a valid signature.
             guard signature.count == 64 else { return false }
-            return try Backend.verifyES256(x: x, y: y, message: message, rawSignature: signature)
+            return try PlatformCryptoBackend.verifyES256(x: x, y: y, message: message, rawSignature: signature)
         }
     }
 

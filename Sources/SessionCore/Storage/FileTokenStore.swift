@@ -15,16 +15,7 @@ import Darwin
 public struct FileTokenStore: TokenStore {
     /// The file the session is kept in.
     public let fileURL: URL
-    private let issuer: String
-    private let clientID: String
-    private static let maximumFileSize = 1 << 20
-
-    private struct Envelope: Codable {
-        var version: Int
-        var issuer: String
-        var clientID: String
-        var tokens: SessionTokens
-    }
+    private let codec: StoredSessionCodec
 
     /// A store for `configuration`'s issuer and client in `directory` (default: the XDG data
     /// directory). The file name is derived from a SHA-256 of issuer and client ID.
@@ -38,8 +29,7 @@ public struct FileTokenStore: TokenStore {
     /// A store in the given file for `configuration`'s issuer and client.
     public init(fileURL: URL, configuration: SessionConfiguration) {
         self.fileURL = fileURL
-        self.issuer = configuration.issuer.absoluteString
-        self.clientID = configuration.clientID
+        self.codec = StoredSessionCodec(configuration: configuration, location: fileURL.path)
     }
 
     /// `$XDG_DATA_HOME/SessionService`, or `$HOME/.local/share/SessionService`.
@@ -70,29 +60,12 @@ public struct FileTokenStore: TokenStore {
     /// The session a file's contents hold, for this store's issuer and client.
     /// - Throws: `storageCorrupt` for anything but such a session.
     func decode(_ data: Data) throws -> SessionTokens {
-        let envelope: Envelope
-        do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: data)
-        } catch {
-            throw failure(.storageCorrupt, "the session file is not a valid session")
-        }
-        guard envelope.version == 1 else { throw failure(.storageCorrupt, "the session file has unknown version \(envelope.version)") }
-        guard envelope.issuer == issuer, envelope.clientID == clientID else {
-            throw failure(.storageCorrupt, "the session file belongs to another issuer or client")
-        }
-        return envelope.tokens
+        try codec.decode(data)
     }
 
     /// Writes the session to a temporary file (0600), syncs it and renames it over the old one.
     public func save(_ tokens: SessionTokens) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(Envelope(version: 1, issuer: issuer, clientID: clientID, tokens: tokens))
-        } catch {
-            throw failure(.storageFailed, "the session cannot be encoded")
-        }
+        let data = try codec.encode(tokens)
         let directory = fileURL.deletingLastPathComponent().path
         try makeDirectory(directory)
         let temporary = "\(fileURL.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
@@ -146,7 +119,7 @@ public struct FileTokenStore: TokenStore {
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
-            guard data.count <= Self.maximumFileSize else { throw failure(.storageCorrupt, "the session file is larger than 1 MiB") }
+            guard data.count <= StoredSessionCodec.maximumSize else { throw failure(.storageCorrupt, "the session file is larger than 1 MiB") }
         }
     }
 

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -178,4 +177,3 @@ public final class LocalProvider: @unchecked Sendable {
         return engine.withState { $0.permissionGrant(for: token, at: now) != nil }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -203,4 +202,3 @@ extension LocalProviderEngine {
         return Self.json(body, headers: [("Pragma", "no-cache")])
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -149,4 +148,3 @@ extension LocalProviderEngine {
         return result
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -198,4 +197,3 @@ enum Checked<Value> {
     case passed(Value)
     case refused(HTTPServerResponse)
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import SessionCore
 
@@ -159,4 +158,3 @@ struct LocalProviderState: Sendable {
         return !issued.retired && !revokedFamilies.contains(issued.grant.family)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -41,4 +40,3 @@ private struct InProcessTransport: HTTPTransport {
         return HTTPResponse(status: response.status, headers: headers, body: response.body)
     }
 }
-#endif

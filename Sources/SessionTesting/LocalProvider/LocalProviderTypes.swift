@@ -1,4 +1,3 @@
-#if canImport(CLibCrypto)
 import Foundation
 import LoopbackHTTP
 import SessionCore
@@ -212,4 +211,3 @@ struct InjectedFault: Sendable {
     var fault: LocalProvider.Fault
     var remaining: Int?
 }
-#endif

@@ -1,0 +1,55 @@
+#if !canImport(CLibCrypto) && canImport(CryptoKit) && canImport(Security)
+import CryptoKit
+import Foundation
+import Security
+
+/// A private key on Apple platforms: RSA 2048 in Security for RS256, P-256 in CryptoKit for ES256.
+///
+/// `@unchecked Sendable` without a lock: the key is made in `init` and never changed; a `SecKey`
+/// is immutable and CryptoKit's keys are values.
+package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
+    private enum Key {
+        case rsa(SecKey)
+        case p256(P256.Signing.PrivateKey)
+    }
+
+    package let algorithm: JWSAlgorithm
+    package let publicKey: PublicKeyParameters
+    private let key: Key
+
+    init(algorithm: JWSAlgorithm) throws {
+        self.algorithm = algorithm
+        switch algorithm {
+        case .rs256:
+            let attributes: [CFString: Any] = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048]
+            guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil),
+                  let publicKey = SecKeyCopyPublicKey(key),
+                  let der = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+                throw PlatformCrypto.failure("RSA key generation failed")
+            }
+            // Security exports an RSA public key as PKCS #1 DER.
+            let parameters = try RSAPublicKeyDER.decode(der)
+            self.key = .rsa(key)
+            self.publicKey = .rsa(modulus: parameters.modulus, exponent: parameters.exponent)
+        case .es256:
+            let key = P256.Signing.PrivateKey()
+            let point = key.publicKey.rawRepresentation
+            self.key = .p256(key)
+            self.publicKey = .p256(x: Data(point.prefix(32)), y: Data(point.suffix(32)))
+        }
+    }
+
+    package func sign(_ message: Data) throws -> Data {
+        switch key {
+        case .rsa(let key):
+            guard let signature = SecKeyCreateSignature(key, .rsaSignatureMessagePKCS1v15SHA256, message as CFData, nil) as Data? else {
+                throw PlatformCrypto.failure("RSA signing failed")
+            }
+            return signature
+        case .p256(let key):
+            // CryptoKit's raw form is r || s, the JWS form (RFC 7518 §3.4).
+            return try key.signature(for: message).rawRepresentation
+        }
+    }
+}
+#endif

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The Apple platforms' default ``TokenStore``, as the keychain was for every SDK it replaces:
+/// one generic-password item per issuer and client.
+///
+/// The item's service is ``defaultService`` unless told otherwise and its account is
+/// ``account(for:)``. A save adds the item or, when it exists, updates it; a load of a missing
+/// item is nil, a clear of one succeeds. What the item holds is checked as the file store
+/// checks its file: data of another client, data that is no session, or more than 1 MiB is
+/// `storageCorrupt` and left in place. Keychain failures are `storageFailed`, their message
+/// names the status; a locked keychain (`errSecInteractionNotAllowed`) says so, since the
+/// session is intact and readable later.
+///
+/// This type's logic is platform-neutral and tested on Linux against a fake keychain with the
+/// `SecItem` semantics; ``init(configuration:service:accessibility:accessGroup:)``, which uses
+/// the real keychain, exists on Apple platforms only.
+public struct KeychainTokenStore: TokenStore {
+    /// The service of the items made when none is given.
+    public static let defaultService = "SessionService"
+
+    /// The item's `kSecAttrService`.
+    public let service: String
+    /// The item's `kSecAttrAccount`: ``account(for:)`` of the configuration.
+    public let account: String
+    /// When the item can be read.
+    public let accessibility: KeychainAccessibility
+    /// The keychain access group shared with other apps of the team, or nil for the app's own.
+    public let accessGroup: String?
+    private let codec: StoredSessionCodec
+    private let items: any KeychainItems
+
+    /// A store for `configuration`'s issuer and client in `items`.
+    package init(configuration: SessionConfiguration, service: String = Self.defaultService,
+                 accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, accessGroup: String? = nil,
+                 items: any KeychainItems) {
+        self.service = service
+        self.account = Self.account(for: configuration)
+        self.accessibility = accessibility
+        self.accessGroup = accessGroup
+        self.codec = StoredSessionCodec(configuration: configuration, location: "keychain item \(service), \(account)")
+        self.items = items
+    }
+
+    /// The account a configuration's session is kept under: `<issuer>#<client ID>`. An issuer
+    /// has no fragment (OpenID Connect Discovery §3), so no two configurations share one.
+    public static func account(for configuration: SessionConfiguration) -> String {
+        "\(configuration.issuer.absoluteString)#\(configuration.clientID)"
+    }
+
+    private var item: KeychainItem {
+        KeychainItem(service: service, account: account, accessGroup: accessGroup, accessibility: accessibility)
+    }
+
+    /// Whether a session is stored, answered at once for legacy calls that must answer
+    /// synchronously. An item that turns out unreadable still counts; ``load()`` says so.
+    public var hasStoredSession: Bool {
+        items.copyData(item).status != .itemNotFound
+    }
+
+    /// Reads the session; nil when there is no item.
+    public func load() async throws -> SessionTokens? {
+        let (status, data) = items.copyData(item)
+        if status == .itemNotFound { return nil }
+        try check(status, "cannot read the session")
+        guard let data else { throw failure(.storageCorrupt, "the keychain item holds no data") }
+        return try codec.decode(data)
+    }
+
+    /// Adds the item, or updates it when it exists.
+    public func save(_ tokens: SessionTokens) async throws {
+        let data = try codec.encode(tokens)
+        var status = items.add(item, data: data)
+        if status == .duplicateItem {
+            status = items.update(item, data: data)
+            // Deleted by someone else between the two calls: add it after all.
+            if status == .itemNotFound { status = items.add(item, data: data) }
+        }
+        try check(status, "cannot save the session")
+    }
+
+    /// Deletes the item; succeeds when there is none.
+    public func clear() async throws {
+        let status = items.delete(item)
+        if status == .itemNotFound { return }
+        try check(status, "cannot delete the session")
+    }
+
+    private func check(_ status: KeychainStatus, _ what: String) throws {
+        switch status {
+        case .success:
+            return
+        case .interactionNotAllowed:
+            throw failure(.storageFailed, "\(what): the keychain is locked (errSecInteractionNotAllowed); the item is readable after the device is unlocked")
+        case .missingEntitlement:
+            throw failure(.storageFailed, "\(what): the app lacks the keychain entitlement it needs (errSecMissingEntitlement)")
+        default:
+            throw failure(.storageFailed, "\(what): keychain status \(status.rawValue)")
+        }
+    }
+
+    private func failure(_ code: SessionError.Code, _ why: String) -> SessionError {
+        SessionError(code, process: .configuration, message: "\(why) (keychain item \(service), \(account))")
+    }
+}

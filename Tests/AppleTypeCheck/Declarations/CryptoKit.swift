@@ -1,0 +1,48 @@
+// The CryptoKit declarations SessionCore uses, transcribed from Apple's documentation for the
+// Apple type-check (Tests/AppleTypeCheck/run.sh). Declarations only: the bodies never run.
+import Foundation
+
+/// https://developer.apple.com/documentation/cryptokit/sha256
+public struct SHA256: Sendable {
+    /// https://developer.apple.com/documentation/cryptokit/sha256digest
+    public struct Digest: Sequence, Sendable {
+        public func makeIterator() -> Array<UInt8>.Iterator { fatalError("declaration only") }
+    }
+
+    /// https://developer.apple.com/documentation/cryptokit/sha256/hash(data:)
+    public static func hash<D: DataProtocol>(data: D) -> Digest { fatalError("declaration only") }
+}
+
+/// https://developer.apple.com/documentation/cryptokit/p256
+public enum P256 {
+    /// https://developer.apple.com/documentation/cryptokit/p256/signing
+    public enum Signing {
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey
+        public struct PublicKey: Sendable {
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/init(rawrepresentation:)
+            public init<D: ContiguousBytes>(rawRepresentation: D) throws { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/rawrepresentation
+            public var rawRepresentation: Data { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/isvalidsignature(_:for:)
+            public func isValidSignature<D: DataProtocol>(_ signature: ECDSASignature, for data: D) -> Bool { fatalError("declaration only") }
+        }
+
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey
+        public struct PrivateKey: Sendable {
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/init(compactrepresentable:)
+            public init(compactRepresentable: Bool = true) { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/publickey
+            public var publicKey: PublicKey { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/signature(for:)
+            public func signature<D: DataProtocol>(for data: D) throws -> ECDSASignature { fatalError("declaration only") }
+        }
+
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature
+        public struct ECDSASignature: Sendable {
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/init(rawrepresentation:)
+            public init<D: DataProtocol>(rawRepresentation: D) throws { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/rawrepresentation
+            public var rawRepresentation: Data { fatalError("declaration only") }
+        }
+    }
+}

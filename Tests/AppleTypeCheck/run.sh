@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Type-checks the libraries, SessionTesting and session-demo as an Apple platform compiles them,
+# on Linux: the Apple-only code (CryptoKit and Security crypto, the keychain adapter, the
+# web-authentication agent and its window lookup, UIKit's view controller as the facade's
+# presentation anchor) against the Apple declarations in Declarations/, transcribed from Apple's
+# documentation, in two flavours: iOS (UIKit) and macOS (AppKit). Foundation, Glibc and
+# FoundationNetworking stay Linux's, so the Darwin branches of the socket and file code are not
+# checked. This proves the code is consistent with those declarations, and no more: nothing here
+# runs on an Apple platform.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+swift build --target LoopbackHTTP ${SWIFT_BUILD_FLAGS:-} >/dev/null
+bin="$(swift build --show-bin-path)"
+declarations=Tests/AppleTypeCheck/Declarations
+swift_files() { find "$@" -name '*.swift' | sort; }
+apple_only=$(grep -l '^#if .*canImport(\(CryptoKit\|Security\|AuthenticationServices\|UIKit\))' $(swift_files Sources Compat) | wc -l)
+
+for flavour in iOS macOS; do
+    out=".build/apple-typecheck/$flavour"
+    rm -rf "$out" && mkdir -p "$out"
+    cp -R "$bin/Modules/LoopbackHTTP.swiftmodule" "$out/"
+    ui=$([ "$flavour" = iOS ] && echo UIKit || echo AppKit)
+    for module in CryptoKit Security "$ui" AuthenticationServices; do
+        swiftc -emit-module -parse-as-library -swift-version 6 -module-name "$module" -I "$out" \
+            -o "$out/$module.swiftmodule" "$declarations/$module.swift"
+    done
+    # The libraries in dependency order, each against the Apple-flavoured modules before it.
+    check() {
+        local module=$1; shift
+        swiftc -emit-module -parse-as-library -swift-version 6 -warnings-as-errors -package-name sessionservice \
+            -module-name "$module" -I "$out" -o "$out/$module.swiftmodule" $(swift_files "$@")
+    }
+    check SessionCore Sources/SessionCore Tests/AppleTypeCheck/AppleOnlySymbols.swift
+    check SessionFacade Sources/SessionFacade
+    check NetIdCompat Compat/NetIdCompat
+    check GrabIdCompat Compat/GrabIdCompat
+    check GoogleSignInCompat Compat/GoogleSignInCompat
+    check SessionTesting Sources/SessionTesting
+    check SessionDemo Samples/SessionDemo
+    echo "apple-typecheck: $flavour: SessionCore, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, SessionDemo type-check ($apple_only files with Apple-only code)"
+done

@@ -1,0 +1,89 @@
+import Foundation
+import SessionCore
+
+/// A keychain in memory that answers as Security's `SecItem` functions do: adding an existing
+/// item is `duplicateItem`; updating, reading or deleting a missing one is `itemNotFound`; while
+/// `locked`, every call is `interactionNotAllowed` and changes nothing.
+final class SecItemSemanticsKeychain: KeychainItems {
+    struct Key: Hashable {
+        var service: String
+        var account: String
+        var accessGroup: String?
+    }
+
+    struct Entry: Equatable {
+        var data: Data
+        var accessibility: KeychainAccessibility
+    }
+
+    private struct Contents {
+        var items: [Key: Entry] = [:]
+        var failure: KeychainStatus?
+        var calls: [String] = []
+        /// Deletes the item right after the next `add` reports a duplicate, as another process might.
+        var deleteAfterNextDuplicate = false
+    }
+
+    private let contents = Locked(Contents())
+
+    /// What is stored, by item.
+    var items: [Key: Entry] { contents.withLock { $0.items } }
+    /// The calls made, in order: "add", "update", "copy", "delete".
+    var calls: [String] { contents.withLock { $0.calls } }
+
+    /// Makes every call answer `status` (nil: answer normally).
+    func failEveryCall(with status: KeychainStatus?) { contents.withLock { $0.failure = status } }
+    func deleteAfterNextDuplicate() { contents.withLock { $0.deleteAfterNextDuplicate = true } }
+    /// Puts `data` in an item directly, as another app or an older version might have.
+    func plant(_ data: Data, service: String, account: String) {
+        contents.withLock { $0.items[Key(service: service, account: account)] = Entry(data: data, accessibility: .whenUnlocked) }
+    }
+
+    private func key(_ item: KeychainItem) -> Key {
+        Key(service: item.service, account: item.account, accessGroup: item.accessGroup)
+    }
+
+    func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
+        contents.withLock { state in
+            state.calls.append("add")
+            if let failure = state.failure { return failure }
+            guard state.items[key(item)] == nil else {
+                if state.deleteAfterNextDuplicate {
+                    state.deleteAfterNextDuplicate = false
+                    state.items[key(item)] = nil
+                }
+                return .duplicateItem
+            }
+            state.items[key(item)] = Entry(data: data, accessibility: item.accessibility)
+            return .success
+        }
+    }
+
+    func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
+        contents.withLock { state in
+            state.calls.append("update")
+            if let failure = state.failure { return failure }
+            guard state.items[key(item)] != nil else { return .itemNotFound }
+            state.items[key(item)] = Entry(data: data, accessibility: item.accessibility)
+            return .success
+        }
+    }
+
+    func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
+        contents.withLock { state in
+            state.calls.append("copy")
+            if let failure = state.failure { return (failure, nil) }
+            guard let entry = state.items[key(item)] else { return (.itemNotFound, nil) }
+            return (.success, entry.data)
+        }
+    }
+
+    func delete(_ item: KeychainItem) -> KeychainStatus {
+        contents.withLock { state in
+            state.calls.append("delete")
+            if let failure = state.failure { return failure }
+            guard state.items.removeValue(forKey: key(item)) != nil else { return .itemNotFound }
+            return .success
+        }
+    }
+}
