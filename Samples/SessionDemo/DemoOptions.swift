@@ -63,7 +63,7 @@ struct DemoOptions {
           --store PATH     keep the session in PATH; a second run restores it (the walk then keeps
                            the session instead of ending it)
           --scope S        extra scopes, space-separated; may be repeated
-          --no-browser     only print the sign-in URL instead of also opening it with xdg-open
+          --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           -h, --help       this text
 
         EXIT CODES

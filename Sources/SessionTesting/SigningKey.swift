@@ -17,7 +17,7 @@ public final class SigningKey: Sendable {
         self.algorithm = algorithm
         self.keyID = keyID
         key = try PlatformCryptoBackend.generatePrivateKey(algorithm)
-        switch key.publicKey {
+        switch try key.publicKey() {
         case .rsa(let modulus, let exponent):
             publicJWK = JSONWebKey(kty: "RSA", kid: keyID, alg: algorithm.rawValue, use: "sig",
                                    n: Self.base64URL(modulus), e: Self.base64URL(exponent))

@@ -7,7 +7,7 @@ import LoopbackHTTP
 /// The redirect URI must be `http` on `127.0.0.1` or `[::1]`. With a port, the agent listens on
 /// that port; without one, it listens on an ephemeral port and sends the redirect URI with that
 /// port, which the provider must allow for loopback URIs (RFC 8252 §7.3). The agent prints the
-/// authorization URL (through `print`) and opens it (by default with `xdg-open` when present),
+/// authorization URL (through `print`) and opens it (by default with `xdg-open`, `open` on macOS),
 /// answers the browser's redirect with a short page that says what the app will make of it
 /// (received, declined, or failed and why, checked as the core will check it), and stops
 /// listening.
@@ -17,7 +17,8 @@ import LoopbackHTTP
 public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// How the authorization URL reaches a browser.
     public enum Opener: Sendable {
-        /// `xdg-open URL` when `xdg-open` is on the `PATH`; otherwise only the printed line.
+        /// `xdg-open URL` (`open URL` on macOS) when that command is on the `PATH`; otherwise
+        /// only the printed line.
         case system
         /// Only the printed line: the user opens the URL.
         case printOnly
@@ -35,7 +36,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// Creates an agent.
     /// - Parameters:
     ///   - timeout: seconds to wait for the redirect before failing with `timeout` (default 300).
-    ///   - opener: how to open the URL (default: `xdg-open` when present).
+    ///   - opener: how to open the URL (default: `xdg-open`, or `open` on macOS, when present).
     ///   - print: where the "open this URL" line goes (default: standard error).
     public init(timeout: TimeInterval = 300, opener: Opener = .system,
                 print: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
@@ -98,15 +99,24 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         case .custom(let open):
             open(url)
         case .system:
-            guard let xdgOpen = Self.executable(named: "xdg-open") else { return }
+            guard let command = Self.executable(named: Self.browserCommand) else { return }
             let process = Process()
-            process.executableURL = xdgOpen
+            process.executableURL = command
             process.arguments = [url.absoluteString]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             // A browser that cannot be started leaves the printed line as the way forward.
             try? process.run()
         }
+    }
+
+    /// The command that opens a URL in the user's browser.
+    private static var browserCommand: String {
+        #if os(macOS)
+        "open"
+        #else
+        "xdg-open"
+        #endif
     }
 
     private static func executable(named name: String) -> URL? {

@@ -14,7 +14,6 @@ package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
     }
 
     package let algorithm: JWSAlgorithm
-    package let publicKey: PublicKeyParameters
     private let key: Key
 
     init(algorithm: JWSAlgorithm) throws {
@@ -22,20 +21,27 @@ package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
         switch algorithm {
         case .rs256:
             let attributes: [CFString: Any] = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048]
-            guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil),
-                  let publicKey = SecKeyCopyPublicKey(key),
-                  let der = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+            guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil) else {
                 throw PlatformCrypto.failure("RSA key generation failed")
+            }
+            self.key = .rsa(key)
+        case .es256:
+            self.key = .p256(P256.Signing.PrivateKey())
+        }
+    }
+
+    package func publicKey() throws -> PublicKeyParameters {
+        switch key {
+        case .rsa(let key):
+            guard let publicKey = SecKeyCopyPublicKey(key), let der = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+                throw PlatformCrypto.failure("cannot export the RSA public key")
             }
             // Security exports an RSA public key as PKCS #1 DER.
             let parameters = try RSAPublicKeyDER.decode(der)
-            self.key = .rsa(key)
-            self.publicKey = .rsa(modulus: parameters.modulus, exponent: parameters.exponent)
-        case .es256:
-            let key = P256.Signing.PrivateKey()
+            return .rsa(modulus: parameters.modulus, exponent: parameters.exponent)
+        case .p256(let key):
             let point = key.publicKey.rawRepresentation
-            self.key = .p256(key)
-            self.publicKey = .p256(x: Data(point.prefix(32)), y: Data(point.suffix(32)))
+            return .p256(x: Data(point.prefix(32)), y: Data(point.suffix(32)))
         }
     }
 

@@ -26,8 +26,8 @@ package protocol CryptoBackend {
 package protocol PrivateSigningKey: Sendable {
     /// The algorithm the key signs with.
     var algorithm: JWSAlgorithm { get }
-    /// The public half, as the JWK parameters that publish it.
-    var publicKey: PublicKeyParameters { get }
+    /// The public half, as the JWK parameters that publish it, read from the key each time.
+    func publicKey() throws -> PublicKeyParameters
     /// The JWS signature of `message`: PKCS #1 v1.5 bytes for RS256, r || s for ES256.
     func sign(_ message: Data) throws -> Data
 }

@@ -8,28 +8,24 @@ import Foundation
 /// libcrypto allows concurrent signing with one `EVP_PKEY`; `deinit` frees it.
 package final class LibCryptoPrivateKey: PrivateSigningKey, @unchecked Sendable {
     package let algorithm: JWSAlgorithm
-    package let publicKey: PublicKeyParameters
     private let key: OpaquePointer
 
     init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
-        let key = try Self.generate(algorithm)
-        self.key = key
-        do {
-            switch algorithm {
-            case .rs256:
-                publicKey = .rsa(modulus: try Self.parameter(key, "n", width: nil), exponent: try Self.parameter(key, "e", width: nil))
-            case .es256:
-                publicKey = .p256(x: try Self.parameter(key, "qx", width: 32), y: try Self.parameter(key, "qy", width: 32))
-            }
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
+        key = try Self.generate(algorithm)
     }
 
     deinit {
         EVP_PKEY_free(key)
+    }
+
+    package func publicKey() throws -> PublicKeyParameters {
+        switch algorithm {
+        case .rs256:
+            .rsa(modulus: try Self.parameter(key, "n", width: nil), exponent: try Self.parameter(key, "e", width: nil))
+        case .es256:
+            .p256(x: try Self.parameter(key, "qx", width: 32), y: try Self.parameter(key, "qy", width: 32))
+        }
     }
 
     package func sign(_ message: Data) throws -> Data {

@@ -59,9 +59,9 @@ final class CryptoBackendTests: XCTestCase {
                     return try PlatformCryptoBackend.verifyES256(x: x, y: y, message: message, rawSignature: signature)
                 }
             }
-            XCTAssertTrue(try verifies(key.publicKey, message), "\(algorithm)")
-            XCTAssertFalse(try verifies(key.publicKey, Data("header.payloaD".utf8)), "\(algorithm): another message")
-            XCTAssertFalse(try verifies(other.publicKey, message), "\(algorithm): another key")
+            XCTAssertTrue(try verifies(key.publicKey(), message), "\(algorithm)")
+            XCTAssertFalse(try verifies(key.publicKey(), Data("header.payloaD".utf8)), "\(algorithm): another message")
+            XCTAssertFalse(try verifies(other.publicKey(), message), "\(algorithm): another key")
         }
     }
 }
