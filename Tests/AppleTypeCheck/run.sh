@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Type-checks the libraries, SessionTesting and session-demo as an Apple platform compiles them,
+# Type-checks the libraries, SessionTesting, session-demo and the samples as an Apple platform compiles them,
 # on Linux: the Apple-only code (CryptoKit and Security crypto, the keychain adapter, the
 # web-authentication agent and its window lookup, UIKit's view controller as the facade's
 # presentation anchor) against the Apple declarations in Declarations/, transcribed from Apple's
@@ -38,5 +38,15 @@ for flavour in iOS macOS; do
     check GoogleSignInCompat Compat/GoogleSignInCompat
     check SessionTesting Sources/SessionTesting
     check SessionDemo Samples/SessionDemo
-    echo "apple-typecheck: $flavour: SessionCore, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, SessionDemo type-check ($apple_only files with Apple-only code)"
+    # The legacy-style samples (top-level code, Swift 5 mode as in Package.swift) are console
+    # programs, which exist on macOS only; they pass themselves where an iOS app passes its
+    # view controller.
+    samples=""
+    if [ "$flavour" = macOS ]; then
+        for sample in NetIdSample GrabIdSample GoogleSignInSample; do
+            swiftc -typecheck -swift-version 5 -warnings-as-errors -module-name "$sample" -I "$out" "Samples/$sample/main.swift"
+        done
+        samples=" and the three samples"
+    fi
+    echo "apple-typecheck: $flavour: SessionCore, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done
