@@ -5,6 +5,8 @@ import Security
 
 /// A private key on Apple platforms: RSA 2048 in Security for RS256, P-256 in CryptoKit for ES256.
 ///
+/// Never run: type-checked in CI against declarations transcribed from Apple's documentation.
+///
 /// `@unchecked Sendable` without a lock: the key is made in `init` and never changed; a `SecKey`
 /// is immutable and CryptoKit's keys are values.
 package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {

@@ -7,6 +7,8 @@ import AppKit
 #endif
 
 /// Finds the window a ``WebAuthenticationAgent`` shows its page from when the app names none.
+///
+/// Never run: type-checked in CI against declarations transcribed from Apple's documentation.
 public enum PresentationAnchors {
     /// The app's key window: on iOS and visionOS the key window of its foreground-active scene
     /// (or of any scene), on macOS the key window (or the main window). Nil when there is none.

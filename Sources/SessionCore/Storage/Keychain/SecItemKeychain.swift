@@ -54,7 +54,8 @@ extension KeychainAccessibility {
 }
 
 extension KeychainTokenStore {
-    /// A store for `configuration`'s issuer and client in the app's keychain.
+    /// A store for `configuration`'s issuer and client in the app's keychain. Its logic is tested
+    /// on Linux against a fake keychain; the keychain calls themselves have never run.
     /// - Parameters:
     ///   - service: the items' service (default ``defaultService``).
     ///   - accessibility: when the item can be read (default: after the first unlock, on this
