@@ -97,7 +97,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         get { get(\.urlHandler) }
         set { set(\.urlHandler, newValue) }
     }
-    /// Where the session file lives (default: the XDG data directory).
+    /// A directory to keep the session file in; nil (the default) uses ``PlatformDefaults/tokenStore(for:)``:
+    /// the keychain on Apple platforms, a file in the XDG data directory elsewhere.
     public var storeDirectory: URL? { get { get(\.storeDirectory) } set { set(\.storeDirectory, newValue) } }
 
     /// The signed-in user, nil when signed out.
