@@ -9,7 +9,8 @@ import SessionFacade
 /// The settings (`clientID`, `scopes`, `issuer`, ...) are read when the first operation runs;
 /// the delegates are called on ``callbackQueue`` (main by default). The sign-in page is shown by
 /// ``authorizationAgent``, or its URL goes to ``authorizationURLHandler`` and the app hands the
-/// redirect to ``handle(_:)``; `presentingViewController` is kept but not needed. A sign-in
+/// redirect to ``handle(_:)``; on iOS the default agent shows it from `presentingViewController`'s
+/// window. A sign-in
 /// without a client ID reports an error instead of raising an exception.
 ///
 /// `@unchecked Sendable` (an `NSObject` subclass): the settings, `user` and `service` are in
@@ -34,7 +35,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var hostedDomain: String?
         var issuer = URL(string: "https://accounts.google.com") ?? URL(fileURLWithPath: "/")
         var redirectURI: URL?
-        var agent: AuthorizationAgent? = PlatformDefaults.authorizationAgent
+        var agent = AgentChoice.platformDefault
         var urlHandler: (@Sendable (URL) -> Void)?
         var storeDirectory: URL?
     }
@@ -63,7 +64,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public weak var delegate: GIDSignInDelegate! { get { get(\.delegate) } set { set(\.delegate, newValue) } }
     /// Google Sign-In 4.x's UI delegate, held weakly: told when `signIn` is dispatched.
     public weak var uiDelegate: GIDSignInUIDelegate! { get { get(\.uiDelegate) } set { set(\.uiDelegate, newValue) } }
-    /// What sign-in presents from (5.x), held weakly. Not needed here: an agent or the app shows the page.
+    /// What sign-in presents from (5.x), held weakly: on iOS the default agent shows the page from
+    /// its window (the key window without one); elsewhere it is not needed.
     public weak var presentingViewController: GIDPresentationAnchor! { get { get(\.anchor) } set { set(\.anchor, newValue) } }
     /// The client ID.
     public var clientID: String! { get { get(\.clientID) } set { set(\.clientID, newValue) } }
@@ -88,9 +90,9 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// The redirect URI (default: Google's, the reversed client ID with `:/oauth2callback`).
     public var redirectURI: URL! { get { get(\.redirectURI) } set { set(\.redirectURI, newValue) } }
     /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
-    /// Default: ``PlatformDefaults/authorizationAgent``, a `WebAuthenticationAgent` on Apple
-    /// platforms as Google's AppAuth agent was, nil elsewhere.
-    public var authorizationAgent: AuthorizationAgent? { get { get(\.agent) } set { set(\.agent, newValue) } }
+    /// Default: a `WebAuthenticationAgent` on Apple platforms, as Google's AppAuth agent was
+    /// (``SessionFacade/PlatformDefaults/authorizationAgent(presentingFrom:)``); nil on Linux.
+    public var authorizationAgent: AuthorizationAgent? { get { get(\.agent).agent } set { set(\.agent, .chosen(newValue)) } }
     /// Receives the sign-in URL when there is no agent; the app opens it and passes the
     /// redirect to ``handle(_:)``.
     public var authorizationURLHandler: (@Sendable (URL) -> Void)? {
@@ -189,7 +191,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         guard clientID != nil else {
             return reportOnQueue(GIDSignInErrors.make(.unknown, "signIn needs a clientID"))
         }
-        let agent = authorizationAgent
+        let agent = state.withLock { $0.settings.agent.agent(presentingFrom: $0.settings.anchor) }
         guard agent != nil || authorizationURLHandler != nil else {
             let error = GIDSignInErrors.make(.noSignInHandlersInstalled, "signIn needs an authorizationAgent or an authorizationURLHandler")
             return callbackQueue.async { [self] in

@@ -51,11 +51,12 @@ open class NetIdService: NSObject {
     }
 
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
-    /// path (``resumeSession(_:)``). Default: ``PlatformDefaults/authorizationAgent``, a
-    /// `WebAuthenticationAgent` on Apple platforms as netID's AppAuth agent was, nil elsewhere.
+    /// path (``resumeSession(_:)``). Default: a `WebAuthenticationAgent` on iOS, shown from the
+    /// view controller `authorize` is given, as netID's AppAuth agent was
+    /// (``SessionFacade/PlatformDefaults/authorizationAgent(presentingFrom:)``); nil on Linux.
     public var authorizationAgent: AuthorizationAgent? {
-        get { state.withLock { $0.agent } }
-        set { state.withLock { $0.agent = newValue } }
+        get { state.withLock { $0.agent.agent } }
+        set { state.withLock { $0.agent = .chosen(newValue) } }
     }
 
     /// Adds a listener. As in netID, the service keeps it (strongly) and never removes it; a
@@ -99,16 +100,20 @@ open class NetIdService: NSObject {
     /// failure (the cause is in `msg`); `didEncounterNetworkError` when the provider cannot be
     /// reached.
     public func authorize(universalLink: String? = nil, currentViewController: NetIdPresentationAnchor, authFlow: NetIdAuthFlow) {
-        authorize(authFlow: authFlow)
+        authorize(authFlow: authFlow, presentingFrom: currentViewController)
     }
 
     /// ``authorize(universalLink:currentViewController:authFlow:)`` without a view controller.
     public func authorize(authFlow: NetIdAuthFlow) {
+        authorize(authFlow: authFlow, presentingFrom: nil)
+    }
+
+    private func authorize(authFlow: NetIdAuthFlow, presentingFrom anchor: NetIdPresentationAnchor?) {
         service.cancelAuthorization()
         service.storedTokens { [translator] result in
             if case .success(let tokens?) = result { translator.broadcast(.authenticated(accessToken: tokens.accessToken)) }
         }
-        service.getAuthorization(flow: authFlow.flow, agent: authorizationAgent)
+        service.getAuthorization(flow: authFlow.flow, agent: state.withLock { $0.agent.agent(presentingFrom: anchor) })
     }
 
     /// Ends the session locally, without a server call, as netID does: `didEndSession()`. An

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 
 /// The mutable state of a ``NetIdService``, behind one lock.
 ///
@@ -9,7 +10,7 @@ final class NetIdServiceState: Sendable {
         var config: NetIdConfig?
         /// The configurations of the `initialize` calls whose outcome is still to come, in call order.
         var pendingConfigs: [NetIdConfig] = []
-        var agent: AuthorizationAgent? = PlatformDefaults.authorizationAgent
+        var agent = AgentChoice.platformDefault
         var layerStyle = NetIdLayerStyle.Solid
         var buttonStyle = NetIdButtonStyle.WhiteSolid
     }

@@ -6,7 +6,10 @@ import Foundation
 @MainActor open class UIResponder: NSObject {}
 
 /// https://developer.apple.com/documentation/uikit/uiview
-@MainActor open class UIView: UIResponder {}
+@MainActor open class UIView: UIResponder {
+    /// https://developer.apple.com/documentation/uikit/uiview/window
+    open var window: UIWindow? { fatalError("declaration only") }
+}
 
 /// https://developer.apple.com/documentation/uikit/uiwindow
 @MainActor open class UIWindow: UIView {
@@ -43,4 +46,7 @@ import Foundation
 }
 
 /// https://developer.apple.com/documentation/uikit/uiviewcontroller
-@MainActor open class UIViewController: UIResponder {}
+@MainActor open class UIViewController: UIResponder {
+    /// https://developer.apple.com/documentation/uikit/uiviewcontroller/view
+    open var view: UIView! { fatalError("declaration only") }
+}
