@@ -6,6 +6,7 @@ import Foundation
 public struct SHA256: Sendable {
     /// https://developer.apple.com/documentation/cryptokit/sha256digest
     public struct Digest: Sequence, Sendable {
+        /// https://developer.apple.com/documentation/cryptokit/sha256digest (Sequence of UInt8)
         public func makeIterator() -> Array<UInt8>.Iterator { fatalError("declaration only") }
     }
 

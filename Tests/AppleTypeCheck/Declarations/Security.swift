@@ -73,7 +73,9 @@ public final class SecKey {}
 
 /// https://developer.apple.com/documentation/security/seckeyalgorithm
 public struct SecKeyAlgorithm: RawRepresentable, Hashable {
+    /// https://developer.apple.com/documentation/security/seckeyalgorithm/rawvalue
     public var rawValue: CFString
+    /// https://developer.apple.com/documentation/security/seckeyalgorithm/init(rawvalue:)
     public init(rawValue: CFString) { self.rawValue = rawValue }
     /// https://developer.apple.com/documentation/security/seckeyalgorithm/rsasignaturemessagepkcs1v15sha256
     public static var rsaSignatureMessagePKCS1v15SHA256: SecKeyAlgorithm { fatalError("declaration only") }
