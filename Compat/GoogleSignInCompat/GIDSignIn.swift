@@ -10,8 +10,7 @@ import SessionFacade
 /// the delegates are called on ``callbackQueue`` (main by default). The sign-in page is shown by
 /// ``authorizationAgent``, or its URL goes to ``authorizationURLHandler`` and the app hands the
 /// redirect to ``handle(_:)``; on iOS the default agent shows it from `presentingViewController`'s
-/// window. A sign-in
-/// without a client ID reports an error instead of raising an exception.
+/// window. A sign-in without a client ID reports an error instead of raising an exception.
 ///
 /// `@unchecked Sendable` (an `NSObject` subclass): the settings, `user` and `service` are in
 /// `state`, which is `Locked`.

@@ -3,7 +3,6 @@ import SessionCore
 import SessionFacade
 
 /// The mutable state of a ``NetIdService``, behind one lock.
-///
 final class NetIdServiceState: Sendable {
     struct Values {
         /// The configuration of the successful `initialize`.

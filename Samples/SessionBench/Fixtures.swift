@@ -11,6 +11,13 @@ func signedInClient(_ provider: LocalProvider, transport: HTTPTransport) async t
     return client
 }
 
+/// A core client signed in over loopback, and its tokens.
+func signedInLoopbackClient(_ provider: LocalProvider) async throws -> (SessionClient, SessionTokens) {
+    let client = try await signedInClient(provider, transport: URLSessionTransport())
+    guard let tokens = await client.tokens else { throw BenchFailure("sign-in left no session") }
+    return (client, tokens)
+}
+
 /// A signed-in facade service delivering on a serial queue of its own.
 func signedInService(_ provider: LocalProvider, transport: HTTPTransport) async throws -> SessionService {
     let service = SessionService(store: { _ in InMemoryTokenStore() }, transport: transport, agent: HeadlessUserAgent(transport: transport))

@@ -10,8 +10,7 @@ enum LatencyScenarios {
     static func userInfoCoreVersusRaw(_ options: BenchOptions, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
-        let client = try await signedInClient(provider, transport: URLSessionTransport())
-        guard let tokens = await client.tokens else { throw BenchFailure("sign-in left no session") }
+        let (client, tokens) = try await signedInLoopbackClient(provider)
         let raw = RawHTTP()
         let request = RawHTTP.get(provider.url(of: .userInfo), bearer: tokens.accessToken)
         let sides = [

@@ -11,8 +11,7 @@ enum RefreshStampede {
     static func core(_ options: BenchOptions, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
-        let client = try await signedInClient(provider, transport: URLSessionTransport())
-        guard let tokens = await client.tokens else { throw BenchFailure("sign-in left no session") }
+        let (client, tokens) = try await signedInLoopbackClient(provider)
         try await client.setTokens(tokens.withExpiry(Date(timeIntervalSinceNow: -1)))
         let before = refreshRequests(provider)
         let succeeded = await withTaskGroup(of: Bool.self) { group in

@@ -13,8 +13,8 @@ import Darwin
 /// it has started (so a client sending a byte now and then cannot hold a thread), and a
 /// connection limit (64): a new connection takes the place of the longest-idle one, and is
 /// answered 503 only when every connection is in the middle of a request. It answers a
-/// malformed request with 400 and keeps serving others. The handler runs on the connection's thread and may block it
-/// (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
+/// malformed request with 400 and keeps serving others. The handler runs on the connection's
+/// thread and may block it (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
 /// `@unchecked Sendable`: `connections`, `stopped`, `listenerOpen`, `accepted` and

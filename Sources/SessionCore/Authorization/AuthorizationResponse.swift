@@ -18,12 +18,15 @@ struct AuthorizationResponse: Sendable {
     /// Validates `callbackURL` for `request`. The order follows RFC 9207 §2.4 and RFC 6749
     /// §10.12: redirect target, parameter syntax, `state`, `iss`, then `error` or `code`.
     init(callbackURL: URL, request: AuthorizationRequest) throws {
-        func reject(_ code: SessionError.Code, _ why: String) -> SessionError {
-            SessionError(code, process: .authentication, message: "authorization response: \(why)")
-        }
         guard Self.matches(callbackURL, redirectURI: request.redirectURI) else {
-            throw reject(.redirectURIMismatch, "the URL does not match the redirect URI")
+            throw Self.reject(.redirectURIMismatch, "the URL does not match the redirect URI")
         }
+        code = try Self.code(in: callbackURL, state: request.state, issuer: (request.issuer, request.issuerRequired))
+    }
+
+    /// The code `callbackURL` carries for a request with `state`, checked in RFC 9207's order:
+    /// parameter syntax, `state`, `iss` (when the `issuer` is known), then `error` or `code`.
+    static func code(in callbackURL: URL, state expectedState: String, issuer: (expected: String, required: Bool)?) throws -> String {
         let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         var parameters: [String: String] = [:]
         for item in items {
@@ -31,18 +34,24 @@ struct AuthorizationResponse: Sendable {
             parameters[item.name] = item.value ?? ""
         }
         guard let state = parameters["state"] else { throw reject(.stateMismatch, "'state' is missing") }
-        guard state == request.state else { throw reject(.stateMismatch, "'state' does not match the pending request") }
-        if let iss = parameters["iss"] {
-            guard iss == request.issuer else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
-        } else if request.issuerRequired {
-            throw reject(.authorizationIssuerMissing, "'iss' is missing but the provider declares it")
+        guard state == expectedState else { throw reject(.stateMismatch, "'state' does not match the pending request") }
+        if let issuer {
+            if let iss = parameters["iss"] {
+                guard iss == issuer.expected else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
+            } else if issuer.required {
+                throw reject(.authorizationIssuerMissing, "'iss' is missing but the provider declares it")
+            }
         }
         if let error = parameters["error"] {
             let oauth = OAuthErrorResponse(error: error, errorDescription: parameters["error_description"])
             throw oauth.sessionError(process: .authentication, httpStatus: nil, context: "authorization response")
         }
         guard let code = parameters["code"], !code.isEmpty else { throw reject(.missingAuthorizationCode, "'code' is missing") }
-        self.code = code
+        return code
+    }
+
+    private static func reject(_ code: SessionError.Code, _ why: String) -> SessionError {
+        SessionError(code, process: .authentication, message: "authorization response: \(why)")
     }
 }
 

@@ -5,10 +5,8 @@ import Foundation
 /// show the page, and returns the redirect the app later hands to ``resume(_:)``.
 ///
 /// One authorization waits at a time; a new wait ends the previous one as `cancelled`, and so
-/// does ``cancel()`` or cancelling the waiting task.
-///
-/// `@unchecked Sendable`: the waiting redirect is only touched inside `waiting.withLock`.
-public final class ExternalRedirect: @unchecked Sendable {
+/// does ``cancel()`` or cancelling the waiting task. The waiting redirect is `Locked`.
+public final class ExternalRedirect: Sendable {
     private struct Waiting {
         let id: UInt64
         let redirectURI: URL

@@ -50,21 +50,15 @@ enum RedirectPage {
     /// agent given a finished URL): its `state`, then `error` or `code`. No issuer check: the
     /// URL does not say which issuer it is for.
     static func problem(with callbackURL: URL, authorizationURL: URL) -> SessionError? {
-        func items(_ url: URL) -> [String: String] {
-            Dictionary((URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
-                       uniquingKeysWith: { first, _ in first })
+        let sent = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        guard let state = sent.first(where: { $0.name == "state" })?.value else {
+            return SessionError(.stateMismatch, process: .authentication, message: "authorization response: no sign-in with a 'state' is waiting")
         }
-        let response = items(callbackURL)
-        guard let state = response["state"], state == items(authorizationURL)["state"] else {
-            return SessionError(.stateMismatch, process: .authentication, message: "authorization response: 'state' does not match")
+        do {
+            _ = try AuthorizationResponse.code(in: callbackURL, state: state, issuer: nil)
+            return nil
+        } catch {
+            return error as? SessionError
         }
-        if let error = response["error"] {
-            return OAuthErrorResponse(error: error, errorDescription: nil)
-                .sessionError(process: .authentication, httpStatus: nil, context: "authorization response")
-        }
-        guard let code = response["code"], !code.isEmpty else {
-            return SessionError(.missingAuthorizationCode, process: .authentication, message: "authorization response: 'code' is missing")
-        }
-        return nil
     }
 }

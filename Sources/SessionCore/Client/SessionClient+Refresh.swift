@@ -5,7 +5,7 @@ extension SessionClient {
     /// does not expire within the configuration's refresh leeway, by the client's clock. The
     /// test ``validTokens()`` applies before it refreshes.
     public nonisolated func isFresh(expiresAt: Date) -> Bool {
-        expiresAt.timeIntervalSince(clock.now()) > configuration.refreshLeeway
+        !SessionTokens.expiry(expiresAt, isWithin: configuration.refreshLeeway, of: clock.now())
     }
 
     /// The current tokens, refreshed first when the access token expires within the configured

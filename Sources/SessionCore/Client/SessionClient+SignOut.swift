@@ -6,8 +6,9 @@ extension SessionClient {
     ///
     /// When revocation fails, nothing local changes and the error is thrown, so the app can retry
     /// or sign out locally. While the revocation is on its way the store holds the session
-    /// marked as such (``SessionTokens/inFlight``): an app that dies then finds no session. Once local clearing has begun, no refresh or sign-in started earlier
-    /// can write tokens back. A pending authorization is forgotten.
+    /// marked as such (``SessionTokens/inFlight``): an app that dies then finds no session. Once
+    /// local clearing has begun, no refresh or sign-in started earlier can write tokens back. A
+    /// pending authorization is forgotten.
     /// - Throws: with process `endSession`: `unsupportedProviderFeature` when revocation is asked
     ///   for but the provider has no revocation endpoint; transport or OAuth errors of the
     ///   revocation; `storageFailed` when the store cannot be cleared (memory is cleared anyway).

@@ -7,16 +7,15 @@ import Security
 ///
 /// Never run: type-checked in CI against declarations transcribed from Apple's documentation.
 ///
-/// `@unchecked Sendable` without a lock: the key is made in `init` and never changed; a `SecKey`
-/// is immutable and CryptoKit's keys are values.
-package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
+/// The key is `Locked`: made in `init`, used by one call at a time.
+package final class ApplePrivateKey: PrivateSigningKey {
     private enum Key {
         case rsa(SecKey)
         case p256(P256.Signing.PrivateKey)
     }
 
     package let algorithm: JWSAlgorithm
-    private let key: Key
+    private let key: Locked<Key>
 
     init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
@@ -26,13 +25,17 @@ package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
             guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, nil) else {
                 throw PlatformCrypto.failure("RSA key generation failed")
             }
-            self.key = .rsa(key)
+            self.key = Locked(.rsa(key))
         case .es256:
-            self.key = .p256(P256.Signing.PrivateKey())
+            self.key = Locked(.p256(P256.Signing.PrivateKey()))
         }
     }
 
     package func publicKey() throws -> PublicKeyParameters {
+        try key.withLock { key in try Self.publicKey(of: key) }
+    }
+
+    private static func publicKey(of key: Key) throws -> PublicKeyParameters {
         switch key {
         case .rsa(let key):
             guard let publicKey = SecKeyCopyPublicKey(key), let der = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
@@ -48,6 +51,10 @@ package final class ApplePrivateKey: PrivateSigningKey, @unchecked Sendable {
     }
 
     package func sign(_ message: Data) throws -> Data {
+        try key.withLock { key in try Self.sign(message, with: key) }
+    }
+
+    private static func sign(_ message: Data, with key: Key) throws -> Data {
         switch key {
         case .rsa(let key):
             guard let signature = SecKeyCreateSignature(key, .rsaSignatureMessagePKCS1v15SHA256, message as CFData, nil) as Data? else {

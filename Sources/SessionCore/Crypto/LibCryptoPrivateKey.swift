@@ -2,33 +2,39 @@
 import CLibCrypto
 import Foundation
 
-/// A libcrypto private key (an `EVP_PKEY`) for RS256 (RSA 2048) or ES256 (P-256).
-///
-/// `@unchecked Sendable` without a lock: the key is made in `init` and never changed, and
-/// libcrypto allows concurrent signing with one `EVP_PKEY`; `deinit` frees it.
-package final class LibCryptoPrivateKey: PrivateSigningKey, @unchecked Sendable {
+/// A libcrypto private key (an `EVP_PKEY`) for RS256 (RSA 2048) or ES256 (P-256). The key is
+/// `Locked`: made in `init`, used by one signature at a time, freed in `deinit`.
+package final class LibCryptoPrivateKey: PrivateSigningKey {
     package let algorithm: JWSAlgorithm
-    private let key: OpaquePointer
+    private let key: Locked<OpaquePointer>
 
     init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
-        key = try Self.generate(algorithm)
+        key = Locked(try Self.generate(algorithm))
     }
 
     deinit {
-        EVP_PKEY_free(key)
+        key.withLock { EVP_PKEY_free($0) }
     }
 
     package func publicKey() throws -> PublicKeyParameters {
-        switch algorithm {
-        case .rs256:
-            .rsa(modulus: try Self.parameter(key, "n", width: nil), exponent: try Self.parameter(key, "e", width: nil))
-        case .es256:
-            .p256(x: try Self.parameter(key, "qx", width: 32), y: try Self.parameter(key, "qy", width: 32))
+        try key.withLock { key in
+            switch algorithm {
+            case .rs256:
+                .rsa(modulus: try Self.parameter(key, "n", width: nil), exponent: try Self.parameter(key, "e", width: nil))
+            case .es256:
+                .p256(x: try Self.parameter(key, "qx", width: 32), y: try Self.parameter(key, "qy", width: 32))
+            }
         }
     }
 
     package func sign(_ message: Data) throws -> Data {
+        let der = try key.withLock { try Self.digestSign(message, with: $0) }
+        return algorithm == .es256 ? try Self.rawECDSA(der) : der
+    }
+
+    /// The signature libcrypto makes of `message` with `key` and SHA-256 (DER for ECDSA).
+    private static func digestSign(_ message: Data, with key: OpaquePointer) throws -> Data {
         guard let context = EVP_MD_CTX_new() else { throw PlatformCrypto.failure("cannot allocate a digest context") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw PlatformCrypto.failure("cannot start signing") }
@@ -37,8 +43,7 @@ package final class LibCryptoPrivateKey: PrivateSigningKey, @unchecked Sendable 
         guard EVP_DigestSign(context, nil, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("cannot size the signature") }
         var signature = [UInt8](repeating: 0, count: length)
         guard EVP_DigestSign(context, &signature, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("signing failed") }
-        let der = Data(signature.prefix(length))
-        return algorithm == .es256 ? try Self.rawECDSA(der) : der
+        return Data(signature.prefix(length))
     }
 
     private static func generate(_ algorithm: JWSAlgorithm) throws -> OpaquePointer {

@@ -119,8 +119,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`.
     public func expires(within leeway: TimeInterval, of now: Date) -> Bool {
-        guard let expiresAt else { return false }
-        return expiresAt.timeIntervalSince(now) <= leeway
+        expiresAt.map { Self.expiry($0, isWithin: leeway, of: now) } ?? false
+    }
+
+    /// The one expiry rule: `expiresAt` is `leeway` seconds or less after `now` (or before it).
+    static func expiry(_ expiresAt: Date, isWithin leeway: TimeInterval, of now: Date) -> Bool {
+        expiresAt.timeIntervalSince(now) <= leeway
     }
 
     /// The same tokens with another access-token expiry (for tests and tools that simulate expiry).

@@ -42,36 +42,34 @@ extension Delivery {
 
     static func userInfo(_ result: Result<UserInfo, SessionError>,
                          _ completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)?) -> Delivery {
-        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
-        case .success(let info): { $0.didFetchUserInfo(info) }
-        case .failure(let error): { $0.didFetchUserInfoWithError(error) }
-        }
-        return Delivery(notify: notify, complete: completing(completion, with: result))
+        outcome(result, completion, success: { $0.didFetchUserInfo($1) }, failure: { $0.didFetchUserInfoWithError($1) })
     }
 
     static func permissions(_ result: Result<PermissionReadResponse, SessionError>,
                             _ completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)?) -> Delivery {
-        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
-        case .success(let response): { $0.didFetchPermissions(response) }
-        case .failure(let error): { $0.didFetchPermissionsWithError(error.permissionStatus ?? .unknown, error) }
-        }
-        return Delivery(notify: notify, complete: completing(completion, with: result))
+        outcome(result, completion, success: { $0.didFetchPermissions($1) },
+                failure: { $0.didFetchPermissionsWithError($1.permissionStatus ?? .unknown, $1) })
     }
 
     static func permissionUpdate(_ result: Result<SubjectIdentifiers, SessionError>,
                                  _ completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)?) -> Delivery {
-        let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
-        case .success(let identifiers): { $0.didUpdatePermissions(identifiers) }
-        case .failure(let error): { $0.didUpdatePermissionsWithError(error.permissionStatus ?? .unknown, error) }
-        }
-        return Delivery(notify: notify, complete: completing(completion, with: result))
+        outcome(result, completion, success: { $0.didUpdatePermissions($1) },
+                failure: { $0.didUpdatePermissionsWithError($1.permissionStatus ?? .unknown, $1) })
     }
 
     static func endSession<Value: Sendable>(_ result: Result<Value, SessionError>,
                                            _ completion: (@Sendable (Result<Value, SessionError>) -> Void)?) -> Delivery {
+        outcome(result, completion, success: { listener, _ in listener.didEndSession() }, failure: { $0.didEndSessionWithError($1) })
+    }
+
+    /// The delivery of `result`: the listener callback `success` or `failure` names, then the completion.
+    private static func outcome<Value: Sendable>(_ result: Result<Value, SessionError>,
+                                                 _ completion: (@Sendable (Result<Value, SessionError>) -> Void)?,
+                                                 success: @escaping @Sendable (SessionServiceDelegate, Value) -> Void,
+                                                 failure: @escaping @Sendable (SessionServiceDelegate, SessionError) -> Void) -> Delivery {
         let notify: @Sendable (SessionServiceDelegate) -> Void = switch result {
-        case .success: { $0.didEndSession() }
-        case .failure(let error): { $0.didEndSessionWithError(error) }
+        case .success(let value): { success($0, value) }
+        case .failure(let error): { failure($0, error) }
         }
         return Delivery(notify: notify, complete: completing(completion, with: result))
     }
