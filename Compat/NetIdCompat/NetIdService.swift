@@ -99,7 +99,7 @@ open class NetIdService: NSObject {
     /// ``didTapDismiss()`` cancelled; `didFinishAuthenticationWithError(NoAuth)` for any other
     /// failure (the cause is in `msg`); `didEncounterNetworkError` when the provider cannot be
     /// reached.
-    public func authorize(universalLink: String? = nil, currentViewController: NetIdPresentationAnchor, authFlow: NetIdAuthFlow) {
+    public func authorize(universalLink: String?, currentViewController: NetIdPresentationAnchor, authFlow: NetIdAuthFlow) {
         authorize(authFlow: authFlow, presentingFrom: currentViewController)
     }
 

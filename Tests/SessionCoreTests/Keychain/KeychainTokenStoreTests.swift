@@ -152,7 +152,7 @@ final class KeychainTokenStoreTests: XCTestCase {
         XCTAssertTrue(keychain.items.isEmpty)
     }
 
-    func testNoErrorMessageHoldsATokenOrTheStoredBytes() async throws {
+    func testNoErrorMessageHoldsATokenOrTheStoredBytes_C12() async throws {
         let store = try store()
         try await store.save(tokens)
         var messages: [String] = []

@@ -81,6 +81,19 @@ final class WebAuthenticationRunTests: XCTestCase {
         XCTAssertEqual(failure.code, .redirectURIMismatch)
     }
 
+    /// C12: the URLs a session hands back carry the code and state; no error repeats them.
+    @MainActor
+    func testNoErrorRepeatsTheCodeOrStateOfAReturnedURL_C12() async throws {
+        let foreign = URL(string: "https://evil.example/cb?code=secret-code&state=secret-state")!
+        let reports: [(URL?, (any Error)?)] = [(foreign, nil), (nil, NSError(domain: domain, code: 1)), (nil, NSError(domain: domain, code: 2)),
+                                               (nil, NSError(domain: "NSURLErrorDomain", code: -1)), (nil, nil)]
+        for (url, error) in reports {
+            let (result, _) = await run(reporting: url, error)
+            guard case .failure(let failure) = result else { return XCTFail("\(String(describing: url)) was accepted") }
+            XCTAssertFalse("\(failure) \(failure.message)".contains("secret"), failure.message)
+        }
+    }
+
     @MainActor
     func testASessionThatDoesNotStartFailsAtOnce() async throws {
         let (result, session) = await run(reporting: callbackURL, nil, startSucceeds: false)
