@@ -185,10 +185,14 @@ final class GrabIdPublicAPITests: XCTestCase {
                                     GrabIdPartner(urlSession: .shared, bundle: .main), AppGrabIdPartner()]
         XCTAssertEqual(partners.count, 5)
         XCTAssertTrue(AppGrabIdPartner().made)
-        let partner = GrabIdPartner(callbackQueue: .main)
+        let partner = GrabIdPartner(callbackQueue: DispatchQueue(label: "grabid-tests.callbacks"))
         let session = LoginSession(clientId: "c", redirectUrl: try XCTUnwrap(URL(string: "grabtest://open")), scope: "openid",
                                    serviceDiscoveryUrl: "https://example.com")
-        partner.logout(loginSession: session)
+        // The logout's work must end before the test does: a process that exits while it still
+        // runs can crash in teardown (seen under `swift test --parallel`, one process per test).
+        let loggedOut = expectation(description: "logout completed")
+        partner.logout(loginSession: session) { _ in loggedOut.fulfill() }
+        wait(for: [loggedOut], timeout: 10)
         XCTAssertFalse(partner.isValidAccessToken(loginSession: session))
         XCTAssertFalse(partner.loginCompleted(loginSession: session), "no login page was shown")
     }
