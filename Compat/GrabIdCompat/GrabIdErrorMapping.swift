@@ -28,7 +28,7 @@ extension GrabIdPartnerError {
         case .idTokenNonceMismatch: return .invalidNonce
         case .idTokenMalformed, .idTokenMissing, .idTokenUnsupportedAlgorithm, .idTokenUnknownKey, .idTokenSignatureInvalid,
              .idTokenIssuerMismatch, .idTokenAudienceMismatch, .idTokenAuthorizedPartyMismatch, .idTokenExpired,
-             .idTokenIssuedInFuture, .idTokenSubjectMismatch:
+             .idTokenIssuedInFuture, .idTokenNotYetValid, .idTokenSubjectMismatch:
             return .invalidIdToken
         case .invalidGrant, .missingAuthorizationCode: return .invalidAuthorizationCode
         case .invalidToken, .notAuthenticated, .reauthenticationRequired, .insufficientScope: return .unAuthorized

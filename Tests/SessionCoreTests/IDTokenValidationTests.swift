@@ -100,11 +100,17 @@ final class IDTokenValidationTests: XCTestCase {
         await assertSessionError(.idTokenSignatureInvalid) { try await self.signIn(provider) }
     }
 
-    func testAnUnknownKeyIsRefusedAfterOneJWKSReload() async throws {
+    func testAnUnknownKeyIsRefusedWithoutFetchingTheJustFetchedKeySetAgain() async throws {
         let provider = try FakeProvider()
         provider.edit { $0.idTokenHeader = ["kid": "rotated-away"] }
-        await assertSessionError(.idTokenUnknownKey) { try await self.signIn(provider) }
-        XCTAssertEqual(provider.requests(to: "/jwks").count, 2)
+        let client = try makeClient(provider)
+        await assertSessionError(.idTokenUnknownKey) { try await client.signIn(agent: provider) }
+        XCTAssertEqual(provider.requests(to: "/jwks").count, 1, "the set was fetched for this very token")
+        await assertSessionError(.idTokenUnknownKey) { try await client.signIn(agent: provider) }
+        XCTAssertEqual(provider.requests(to: "/jwks").count, 1, "no reload within 30 s of the last fetch")
+        provider.clock.advance(by: 31)
+        await assertSessionError(.idTokenUnknownKey) { try await client.signIn(agent: provider) }
+        XCTAssertEqual(provider.requests(to: "/jwks").count, 2, "one reload once 30 s have passed")
     }
 
     func testAKeyRotatedAtTheProviderIsPickedUpByReloadingTheJWKS() async throws {
@@ -112,8 +118,9 @@ final class IDTokenValidationTests: XCTestCase {
         let client = try makeClient(provider)
         _ = try await client.signIn(agent: provider)
         let rotated = try SigningKey(algorithm: .es256, keyID: "key-2")
-        // The provider now publishes and signs with a new key the client has not seen.
+        // The provider now publishes and signs with a new key the client has not seen, a minute later.
         let clock = provider.clock
+        clock.advance(by: 60)
         provider.edit { settings in
             settings.handlers["/jwks"] = { _ in HTTPResponse(status: 200, body: SigningKey.jwksDocument([rotated.publicJWK])) }
             settings.handlers["/token"] = { [unowned provider] _ in

@@ -9,10 +9,12 @@ struct AuthorizationResponse: Sendable {
     static func matches(_ url: URL, redirectURI: URL) -> Bool {
         guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) else { return false }
-        return received.scheme?.lowercased() == expected.scheme?.lowercased()
-            && received.host?.lowercased() == expected.host?.lowercased()
+        guard let scheme = received.scheme, let expectedScheme = expected.scheme else { return false }
+        // Scheme and host are case-insensitive ASCII (RFC 3986 §6.2.2.1); the path is exact.
+        return ASCII.equalIgnoringCase(scheme, expectedScheme)
+            && ASCII.equalIgnoringCase(received.percentEncodedHost ?? "", expected.percentEncodedHost ?? "")
             && URLRules.effectivePort(received) == URLRules.effectivePort(expected)
-            && received.percentEncodedPath == expected.percentEncodedPath
+            && Exact.equal(received.percentEncodedPath, expected.percentEncodedPath)
     }
 
     /// Validates `callbackURL` for `request`. The order follows RFC 9207 §2.4 and RFC 6749
@@ -34,10 +36,10 @@ struct AuthorizationResponse: Sendable {
             parameters[item.name] = item.value ?? ""
         }
         guard let state = parameters["state"] else { throw reject(.stateMismatch, "'state' is missing") }
-        guard state == expectedState else { throw reject(.stateMismatch, "'state' does not match the pending request") }
+        guard Exact.equal(state, expectedState) else { throw reject(.stateMismatch, "'state' does not match the pending request") }
         if let issuer {
             if let iss = parameters["iss"] {
-                guard iss == issuer.expected else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
+                guard Exact.equal(iss, issuer.expected) else { throw reject(.authorizationIssuerMismatch, "'iss' is not the provider's issuer") }
             } else if issuer.required {
                 throw reject(.authorizationIssuerMissing, "'iss' is missing but the provider declares it")
             }

@@ -51,7 +51,7 @@ enum RedirectPage {
     /// URL does not say which issuer it is for.
     static func problem(with callbackURL: URL, authorizationURL: URL) -> SessionError? {
         let sent = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        guard let state = sent.first(where: { $0.name == "state" })?.value else {
+        guard let state = sent.first(where: { Exact.equal($0.name, "state") })?.value else {
             return SessionError(.stateMismatch, process: .authentication, message: "authorization response: no sign-in with a 'state' is waiting")
         }
         do {

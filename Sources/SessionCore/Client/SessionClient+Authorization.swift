@@ -12,7 +12,7 @@ extension SessionClient {
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
     func beginAuthorization(flow: AuthFlow, redirectURI: URL) async throws -> AuthorizationRequest {
-        guard redirectURI == configuration.redirectURI
+        guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "the agent's redirect URI differs from the configured one in more than its loopback port")
@@ -100,14 +100,14 @@ extension SessionClient {
         guard let request = started.request else {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent returned without building a request")
         }
-        guard pending?.state == request.state else {
+        guard Exact.equal(pending?.state, request.state) else {
             throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled or replaced")
         }
         return try await completeAuthorization(callbackURL: callbackURL)
     }
 
     private func consumePending(_ request: AuthorizationRequest) {
-        if pending?.state == request.state { pending = nil }
+        if Exact.equal(pending?.state, request.state) { pending = nil }
     }
 
     /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
@@ -130,34 +130,32 @@ extension SessionClient {
         return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: configuration.scopes(for: request.flow), subject: subject)
     }
 
-    /// Checks an ID token's algorithm, signature (against the JWKS, refetched once for an unknown
-    /// key) and claims.
+    /// Checks an ID token's header, signature (against the provider's key set: see
+    /// ``KeySetCache`` for how long keys are kept and how often an unknown key reloads them) and
+    /// claims.
     func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata) async throws -> IDToken {
         let token = try IDToken(raw)
         let validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
                                          allowedSkew: configuration.allowedClockSkew)
-        let algorithm = try validator.algorithm(of: token)
-        let kid = validator.keyID(of: token)
-        var key = try await keys(metadata, reload: false).key(kid: kid, algorithm: algorithm)
-        if key == nil {
-            key = try await keys(metadata, reload: true).key(kid: kid, algorithm: algorithm)
-        }
-        guard let key else {
-            throw SessionError(.idTokenUnknownKey, process: .authentication, message: "ID token: no \(algorithm.rawValue) key of the provider matches its 'kid'")
-        }
-        try validator.verifySignature(token, algorithm: algorithm, key: key)
+        try await validator.verifySignature(token.jws) { reload in try await self.keys(metadata, reload: reload) }
         try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject)
         return token
     }
 
-    private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet {
-        if !reload, let keySet { return keySet }
+    /// The provider's keys: the cached set while fresh, else a fetched one. With `reload`, a
+    /// fresh fetch, or nil when the set was fetched too recently to fetch it again.
+    private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet? {
+        let now = clock.now()
+        if let cache = keySetCache {
+            if !reload, cache.isFresh(at: now) { return cache.keys }
+            if reload, !cache.mayReload(at: now) { return nil }
+        }
         let request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
         let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
-        let loaded = try JSONWebKeySet(data: response.body)
-        keySet = loaded
-        return loaded
+        let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))
+        keySetCache = cache
+        return cache.keys
     }
 }
 

@@ -21,7 +21,7 @@ extension SessionClient {
                 throw SessionError(.invalidResponse, process: .userInfo, message: "UserInfo: signed responses are not supported")
             }
             let info = try UserInfo(data: response.body)
-            if let subject = tokens.subject, info.sub != subject {
+            if let subject = tokens.subject, !Exact.equal(info.sub, subject) {
                 throw SessionError(.userInfoSubjectMismatch, process: .userInfo, message: "UserInfo: 'sub' is not the ID token's subject")
             }
             return info

@@ -25,7 +25,7 @@ public actor SessionClient {
 
     var metadata: ProviderMetadata?
     let metadataFlight = SingleFlight<ProviderMetadata>()
-    var keySet: JSONWebKeySet?
+    var keySetCache: KeySetCache?
     var pending: AuthorizationRequest?
     /// The session in memory; nil when signed out.
     var current: SessionTokens?

@@ -26,15 +26,14 @@ enum PlatformCrypto {
     static func verify(_ algorithm: JWSAlgorithm, key: JSONWebKey, message: Data, signature: Data) throws -> Bool {
         switch algorithm {
         case .rs256:
-            guard key.kty == "RSA", let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
+            guard Exact.equal(key.kty, "RSA"), let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
                   !n.isEmpty, !e.isEmpty else {
                 throw failure("the RSA key is incomplete")
             }
-            // RFC 7518 §3.3: keys of 2048 bits or more.
-            guard n.drop(while: { $0 == 0 }).count >= 256 else { throw failure("the RSA key is shorter than 2048 bits") }
+            if let problem = RSAKeyPolicy.problem(modulus: n, exponent: e) { throw failure(problem) }
             return try PlatformCryptoBackend.verifyRS256(modulus: n, exponent: e, message: message, signature: signature)
         case .es256:
-            guard key.kty == "EC", key.crv == "P-256", let x = key.x.flatMap(Base64URL.decode), let y = key.y.flatMap(Base64URL.decode),
+            guard Exact.equal(key.kty, "EC"), Exact.equal(key.crv, "P-256"), let x = key.x.flatMap(Base64URL.decode), let y = key.y.flatMap(Base64URL.decode),
                   x.count == 32, y.count == 32 else {
                 throw failure("the EC key is not a P-256 key")
             }

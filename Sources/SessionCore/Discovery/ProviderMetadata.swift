@@ -30,7 +30,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             SessionError(.invalidDiscoveryDocument, process: .configuration, message: "discovery document: \(why)")
         }
         let issuer = try fields.requiredString("issuer")
-        guard issuer == expectedIssuer else {
+        guard Exact.equal(issuer, expectedIssuer) else {
             throw SessionError(.issuerMismatch, process: .configuration,
                                message: "discovery document: issuer '\(issuer)' is not the configured '\(expectedIssuer)'")
         }
@@ -51,10 +51,10 @@ public struct ProviderMetadata: Sendable, Equatable {
         revocationEndpoint = try endpoint("revocation_endpoint")
         endSessionEndpoint = try endpoint("end_session_endpoint")
         authorizationResponseIssParameterSupported = try fields.bool("authorization_response_iss_parameter_supported") ?? false
-        if let responseTypes = try fields.strings("response_types_supported"), !responseTypes.contains("code") {
+        if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
         }
-        if let methods = try fields.strings("code_challenge_methods_supported"), !methods.contains(PKCE.method) {
+        if let methods = try fields.strings("code_challenge_methods_supported"), !Exact.contains(methods, PKCE.method) {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support PKCE S256")
         }
     }
@@ -91,7 +91,7 @@ public struct ProviderMetadata: Sendable, Equatable {
 
     /// The revocation endpoint from an RFC 8414 document of the same issuer, or nil.
     static func revocationEndpoint(fromOAuthMetadata data: Data, expectedIssuer: String) -> URL? {
-        guard case .object(let members)? = JSONValue.parse(data), members["issuer"]?.stringValue == expectedIssuer,
+        guard case .object(let members)? = JSONValue.parse(data), Exact.equal(members["issuer"]?.stringValue, expectedIssuer),
               let text = members["revocation_endpoint"]?.stringValue, let url = URL(string: text),
               URLRules.isSecureEndpoint(url) else { return nil }
         return url

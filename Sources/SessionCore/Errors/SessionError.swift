@@ -127,6 +127,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case idTokenExpired
         /// The ID token's `iat` is in the future.
         case idTokenIssuedInFuture
+        /// The ID token's `nbf` is in the future.
+        case idTokenNotYetValid
         /// The ID token's `nonce` is not the request's.
         case idTokenNonceMismatch
         /// A refreshed ID token names another subject.

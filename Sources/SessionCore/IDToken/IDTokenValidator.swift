@@ -7,67 +7,129 @@ struct IDTokenValidator: Sendable {
     let issuer: String
     let clientID: String
     let clock: SessionClock
-    /// The tolerated clock difference for `exp` and `iat`.
+    /// The tolerated clock difference for `exp`, `iat` and `nbf`.
     let allowedSkew: TimeInterval
+
+    /// Where the signature check gets the provider's keys: `reload` false for the cached set (or
+    /// a first fetch), true for a fresher one after the token named a key the set lacks; nil
+    /// when no fresher set may be fetched yet.
+    typealias KeySource = @Sendable (_ reload: Bool) async throws -> JSONWebKeySet?
 
     private func error(_ code: SessionError.Code, _ why: String) -> SessionError {
         SessionError(code, process: .authentication, message: "ID token: \(why)")
     }
 
-    /// The token's algorithm, when it is one we verify. `none`, HMAC and everything else is refused.
-    func algorithm(of token: IDToken) throws -> JWSAlgorithm {
-        let name = token.header["alg"]?.stringValue ?? ""
-        guard let algorithm = JWSAlgorithm(rawValue: name) else {
-            throw error(.idTokenUnsupportedAlgorithm, "algorithm '\(name.isEmpty ? "missing" : name)' is not accepted (RS256 or ES256)")
+    /// Checks the JWS header and signature: the algorithm is one we verify, no `crit` extension
+    /// is asked for, one key of the provider's set is chosen by `kid` (or is the only one that
+    /// fits), and it verifies the signature.
+    func verifySignature(_ jws: CompactJWS, keys: KeySource) async throws {
+        let algorithm = try algorithm(of: jws)
+        let kid: String?
+        switch jws.header["kid"] {
+        case nil: kid = nil
+        case .string(let value)?: kid = value
+        default: throw error(.idTokenMalformed, "the header's 'kid' is not a string")
+        }
+        var keySet = try await keys(false)
+        var key = keySet?.key(kid: kid, algorithm: algorithm)
+        if key == nil, kid == nil, let fitting = keySet?.candidates(for: algorithm).count, fitting > 1 {
+            throw error(.idTokenUnknownKey, "the token names no key ('kid') and the provider has \(fitting) \(algorithm.rawValue) keys that fit")
+        }
+        if key == nil, let fresher = try await keys(true) {
+            keySet = fresher
+            key = fresher.key(kid: kid, algorithm: algorithm)
+        }
+        guard let key else {
+            let named = kid == nil ? "the token names no key and the provider has none that fits"
+                : "no \(algorithm.rawValue) key of the provider has the token's 'kid' (or several have it)"
+            throw error(.idTokenUnknownKey, named)
+        }
+        let valid: Bool
+        do {
+            valid = try PlatformCrypto.verify(algorithm, key: key, message: jws.signingInput, signature: jws.signature)
+        } catch let failure as SessionError {
+            throw error(.idTokenSignatureInvalid, "the provider's key cannot be used: \(failure.message)")
+        }
+        guard valid else { throw error(.idTokenSignatureInvalid, "the signature does not verify") }
+    }
+
+    /// The header's algorithm, when it is one we verify and no extension is marked critical.
+    /// `none`, HMAC and everything else is refused; so is any `crit` (RFC 7515 §4.1.11), since
+    /// no extension is implemented.
+    func algorithm(of jws: CompactJWS) throws -> JWSAlgorithm {
+        guard jws.header["crit"] == nil else {
+            throw error(.idTokenMalformed, "the header marks extensions critical ('crit'), and none is supported")
+        }
+        guard let value = jws.header["alg"] else { throw error(.idTokenUnsupportedAlgorithm, "the header has no 'alg'") }
+        guard let name = value.stringValue else { throw error(.idTokenMalformed, "the header's 'alg' is not a string") }
+        guard let algorithm = JWSAlgorithm.allCases.first(where: { Exact.equal($0.rawValue, name) }) else {
+            throw error(.idTokenUnsupportedAlgorithm, "algorithm \(StrictJSON.printable(name)) is not accepted (RS256 or ES256)")
         }
         return algorithm
     }
 
-    /// The header's `kid`, if any.
-    func keyID(of token: IDToken) -> String? { token.header["kid"]?.stringValue }
-
-    /// Checks the signature with `key`.
-    func verifySignature(_ token: IDToken, algorithm: JWSAlgorithm, key: JSONWebKey) throws {
-        let valid: Bool
-        do {
-            valid = try PlatformCrypto.verify(algorithm, key: key, message: token.signingInput, signature: token.signature)
-        } catch {
-            throw self.error(.idTokenSignatureInvalid, "the provider's key cannot verify \(algorithm.rawValue) signatures")
-        }
-        guard valid else { throw self.error(.idTokenSignatureInvalid, "the signature does not verify") }
-    }
-
     /// Checks the claims. `expectedNonce` is the authorization request's nonce (nil after a
-    /// refresh); `expectedSubject` is the session's subject (after a refresh).
+    /// refresh); `expectedSubject` is the session's subject (after a refresh). Every claim read
+    /// must have its registered JSON type; one that does not is `idTokenMalformed`.
     func validateClaims(_ token: IDToken, expectedNonce: String?, expectedSubject: String?) throws {
-        let claims = token.claims
-        guard claims["iss"]?.stringValue == issuer else { throw error(.idTokenIssuerMismatch, "'iss' is not the configured issuer") }
+        let claims = ClaimReader(claims: token.claims, malformed: { self.error(.idTokenMalformed, $0) })
+        guard Exact.equal(try claims.string("iss"), issuer) else { throw error(.idTokenIssuerMismatch, "'iss' is not the configured issuer") }
 
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let audience)?: audiences = [audience]
-        case .array(let values)?: audiences = values.compactMap(\.stringValue)
-        default: audiences = []
-        }
-        guard audiences.contains(clientID) else { throw error(.idTokenAudienceMismatch, "'aud' does not contain the client ID") }
-        let azp = claims["azp"]?.stringValue
+        let audiences = try claims.audiences()
+        guard Exact.contains(audiences, clientID) else { throw error(.idTokenAudienceMismatch, "'aud' does not contain the client ID") }
+        let azp = try claims.string("azp")
         if audiences.count > 1, azp == nil {
             throw error(.idTokenAuthorizedPartyMismatch, "several audiences but no 'azp'")
         }
-        if let azp, azp != clientID { throw error(.idTokenAuthorizedPartyMismatch, "'azp' is not the client ID") }
+        if let azp, !Exact.equal(azp, clientID) { throw error(.idTokenAuthorizedPartyMismatch, "'azp' is not the client ID") }
 
         let now = clock.now().timeIntervalSince1970
-        guard let exp = claims["exp"]?.numberValue else { throw error(.idTokenMalformed, "'exp' is missing") }
+        guard let exp = try claims.number("exp") else { throw error(.idTokenMalformed, "'exp' is missing") }
         guard now < exp + allowedSkew else { throw error(.idTokenExpired, "the token has expired") }
-        guard let iat = claims["iat"]?.numberValue else { throw error(.idTokenMalformed, "'iat' is missing") }
+        guard let iat = try claims.number("iat") else { throw error(.idTokenMalformed, "'iat' is missing") }
         guard iat <= now + allowedSkew else { throw error(.idTokenIssuedInFuture, "'iat' is in the future") }
+        if let nbf = try claims.number("nbf"), nbf > now + allowedSkew {
+            throw error(.idTokenNotYetValid, "'nbf' is in the future")
+        }
 
-        guard let subject = token.subject, !subject.isEmpty else { throw error(.idTokenMalformed, "'sub' is missing") }
-        if let expectedSubject, subject != expectedSubject {
+        guard let subject = try claims.string("sub"), !subject.isEmpty else { throw error(.idTokenMalformed, "'sub' is missing") }
+        if let expectedSubject, !Exact.equal(subject, expectedSubject) {
             throw error(.idTokenSubjectMismatch, "'sub' differs from the session's subject")
         }
-        if let expectedNonce, claims["nonce"]?.stringValue != expectedNonce {
+        if let expectedNonce, !Exact.equal(try claims.string("nonce"), expectedNonce) {
             throw error(.idTokenNonceMismatch, "'nonce' does not match the authorization request")
+        }
+    }
+}
+
+/// Typed reads of registered claims (RFC 7519 §4.1, OpenID Connect Core §2): absent is nil; a
+/// claim of another JSON type is refused, never read as absent.
+private struct ClaimReader {
+    let claims: [String: JSONValue]
+    let malformed: (String) -> SessionError
+
+    func string(_ name: String) throws -> String? {
+        guard let value = claims[name] else { return nil }
+        guard let text = value.stringValue else { throw malformed("'\(name)' is not a string") }
+        return text
+    }
+
+    func number(_ name: String) throws -> Double? {
+        guard let value = claims[name] else { return nil }
+        guard let number = value.numberValue else { throw malformed("'\(name)' is not a number") }
+        return number
+    }
+
+    /// `aud`: one string, or an array of strings.
+    func audiences() throws -> [String] {
+        switch claims["aud"] {
+        case nil: return []
+        case .string(let audience)?: return [audience]
+        case .array(let values)?:
+            let audiences = values.compactMap(\.stringValue)
+            guard audiences.count == values.count else { throw malformed("'aud' has an entry that is not a string") }
+            return audiences
+        default: throw malformed("'aud' is neither a string nor an array of strings")
         }
     }
 }

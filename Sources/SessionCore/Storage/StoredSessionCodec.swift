@@ -55,7 +55,7 @@ struct StoredSessionCodec: Sendable {
         guard envelope.version == 1 else {
             throw failure(.storageCorrupt, "the stored session has unknown version \(envelope.version)")
         }
-        guard envelope.issuer == issuer, envelope.clientID == clientID else {
+        guard Exact.equal(envelope.issuer, issuer), Exact.equal(envelope.clientID, clientID) else {
             throw failure(.storageCorrupt, "the stored session belongs to another issuer or client")
         }
         return envelope.tokens

@@ -55,9 +55,9 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
     /// The elements, when this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
 
-    /// Parses `data` as one JSON value; nil when it is not JSON.
+    /// Parses `data` as one JSON value, strictly (``StrictJSON``); nil when it is not such JSON.
     static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        try? StrictJSON.parse(data)
     }
 }
 
@@ -67,10 +67,13 @@ struct JSONFields {
     let members: [String: JSONValue]
     private let failure: @Sendable (String) -> SessionError
 
-    /// Parses `data` as a JSON object, or throws `failure("...")`.
+    /// Parses `data` strictly (``StrictJSON``) as a JSON object, or throws `failure("...")`.
     init(data: Data, failure: @escaping @Sendable (String) -> SessionError) throws {
-        guard case .object(let members)? = JSONValue.parse(data) else {
-            throw failure("the body is not a JSON object")
+        let members: [String: JSONValue]
+        do {
+            members = try StrictJSON.object(data)
+        } catch {
+            throw failure("the body is not an acceptable JSON object (\(error))")
         }
         self.init(members: members, failure: failure)
     }

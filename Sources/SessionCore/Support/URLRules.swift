@@ -35,6 +35,6 @@ enum URLRules {
               configuredParts.scheme?.lowercased() == "http", isLoopback(host: configuredParts.host),
               configuredParts.port == nil, candidateParts.port != nil else { return false }
         candidateParts.port = nil
-        return candidateParts == configuredParts
+        return Exact.equal(candidateParts.string, configuredParts.string)
     }
 }

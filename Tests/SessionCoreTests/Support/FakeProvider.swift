@@ -20,6 +20,9 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         var handlers: [String: Handler] = [:]
         var editIDTokenClaims: (inout [String: Any]) -> Void = { _ in }
         var idTokenHeader: [String: Any] = [:]
+        /// The ID token's header and payload as JSON text, for shapes a dictionary cannot make (a
+        /// member twice, a byte-order mark); given the request's nonce and the time. Signed with ``key``.
+        var craftIDToken: ((_ nonce: String, _ now: Double) -> (header: String, payload: String))?
         var editCallback: (inout [URLQueryItem]) -> Void = { _ in }
         var accessTokenLifetime = 3600
         var rotateRefreshTokens = true
@@ -147,7 +150,12 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         if lock.withLock({ authorizeParameters["scope"] ?? "" }).split(separator: " ").contains("permission_management") {
             claims["permission_management"] = ["access_token": "permission-\(UUID().uuidString)-secret"]
         }
-        let (edit, header) = lock.withLock { (settings.editIDTokenClaims, settings.idTokenHeader) }
+        let (edit, header, craft) = lock.withLock { (settings.editIDTokenClaims, settings.idTokenHeader, settings.craftIDToken) }
+        if let craft {
+            let (header, payload) = craft(nonce ?? "", now)
+            let input = "\(Base64URL.encode(Data(header.utf8))).\(Base64URL.encode(Data(payload.utf8)))"
+            return "\(input).\(Base64URL.encode(try key.signature(of: Data(input.utf8))))"
+        }
         edit(&claims)
         return try key.sign(claims: claims, header: header)
     }

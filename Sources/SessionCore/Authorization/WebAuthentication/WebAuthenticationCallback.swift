@@ -33,12 +33,13 @@ public enum WebAuthenticationCallback: Sendable, Hashable {
     /// Whether `url`, which the browser session handed back, is a redirect this callback
     /// waits for: the same scheme and, for https, the same host and path.
     public func matches(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased() else { return false }
+        guard let scheme = url.scheme else { return false }
         switch self {
         case .customScheme(let expected):
-            return scheme == expected
+            return ASCII.equalIgnoringCase(scheme, expected)
         case .https(let host, let path):
-            return scheme == "https" && url.host?.lowercased() == host && (url.path.isEmpty ? "/" : url.path) == path
+            return ASCII.equalIgnoringCase(scheme, "https") && ASCII.equalIgnoringCase(url.host ?? "", host)
+                && Exact.equal(url.path.isEmpty ? "/" : url.path, path)
         }
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 §7.1), split and decoded but not yet trusted: the
+/// form ID tokens take. Its header is read strictly (``StrictJSON``).
+struct CompactJWS: Sendable, Equatable {
+    /// The JOSE header.
+    let header: [String: JSONValue]
+    /// The payload bytes.
+    let payload: Data
+    /// `header.payload`, the bytes the signature covers.
+    let signingInput: Data
+    /// The decoded signature.
+    let signature: Data
+
+    /// A JWS from its parts, for tests that verify signatures over arbitrary bytes.
+    init(header: [String: JSONValue], signingInput: Data, signature: Data) {
+        self.header = header
+        self.payload = Data()
+        self.signingInput = signingInput
+        self.signature = signature
+    }
+
+    /// Splits `raw`; `malformed` makes the error for each way it can be refused.
+    init(_ raw: String, malformed: (String) -> SessionError) throws {
+        let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw malformed("not three dot-separated parts (encrypted ID tokens are not supported)") }
+        guard let headerData = Base64URL.decode(parts[0]) else { throw malformed("the header is not base64url") }
+        header = try Self.object(headerData, part: "header", malformed: malformed)
+        guard let payload = Base64URL.decode(parts[1]) else { throw malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(parts[2]) else { throw malformed("the signature is not base64url") }
+        self.payload = payload
+        self.signature = signature
+        signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+    }
+
+    /// `data` as a strictly read JSON object.
+    static func object(_ data: Data, part: String, malformed: (String) -> SessionError) throws -> [String: JSONValue] {
+        do {
+            return try StrictJSON.object(data)
+        } catch {
+            throw malformed("the \(part) is not an acceptable JSON object (\(error))")
+        }
+    }
+}
