@@ -69,9 +69,13 @@ final class RawClient {
 
     /// True when the server has closed or reset the connection by now, without waiting.
     func isClosedByServerNow() -> Bool {
-        var byte: UInt8 = 0
-        let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
-        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        // A connection the server answered (503, say) before closing it has bytes to read first.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { continue }
+            return count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+        }
     }
 
     /// Reads whatever has arrived (waiting for the first bytes); false when nothing came.

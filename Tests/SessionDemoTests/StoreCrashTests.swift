@@ -33,14 +33,15 @@ final class StoreCrashTests: XCTestCase {
         let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
         let (exit, exitSink) = AsyncStream.makeStream(of: Int32.self)
         let buffer = LineBuffer()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                lineSink.finish()
-            } else {
+        // Blocking reads on a thread of its own, as DemoProcess reads: a readability handler puts
+        // the pipe under a libdispatch source, and a source still registered when a killed child's
+        // pipe closes crashed libdispatch's event loop (SIGSEGV in _dispatch_event_loop_drain).
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread {
+            while case let data = handle.availableData, !data.isEmpty {
                 buffer.append(data).forEach { lineSink.yield($0) }
             }
+            lineSink.finish()
         }
         process.terminationHandler = { exitSink.yield($0.terminationStatus) }
         try process.run()
