@@ -11,14 +11,16 @@ import Darwin
 /// It serves each connection on its own thread with keep-alive, enforces a header limit
 /// (16 KiB, 431), a body limit (1 MiB, 413), an idle timeout, a deadline for each request once
 /// it has started (so a client sending a byte now and then cannot hold a thread), and a
-/// connection limit (64): a new connection takes the place of the longest-idle one, and is
-/// answered 503 only when every connection is in the middle of a request. It answers a
+/// connection limit (64) that bounds its threads: a new connection takes the place of the
+/// longest-idle one, or else of the one whose request has been arriving longest (a browser sends
+/// a request at once; a client that trickles one in is the likelier attacker), and is answered
+/// 503 only when every connection is having its request answered. It answers a
 /// malformed request with 400 and keeps serving others. The handler runs on the connection's
 /// thread and may block it (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
 /// `@unchecked Sendable`: `connections`, `stopped`, `listenerOpen`, `accepted` and
-/// `keptAliveCutoff` are only accessed while holding `lock`; everything else is immutable after
+/// `keptAliveCutoff` are only accessed while holding `lock` (an `NSCondition`); everything else is immutable after
 /// `init`.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Which loopback address to bind.
@@ -40,7 +42,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// Seconds a request may take to arrive whole, from its first byte to its last.
         public var requestTimeout: TimeInterval = 10
         /// Connections served at once. One more takes the place of the longest-idle connection
-        /// (one waiting for its next request); when none is idle it is answered 503 and closed.
+        /// (one waiting for its next request), else of the one whose request has been arriving
+        /// longest; when every connection is being answered it gets 503 and is closed.
         public var maximumConnections = 64
 
         /// The defaults: 16 KiB of headers, 1 MiB of body, 10 s idle, 10 s per request, 64 connections.
@@ -58,7 +61,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public let limits: Limits
     private let handler: Handler
     private let listener: Int32
-    private let lock = NSLock()
+    /// Guards the state below; signalled whenever a connection ends, for an accept waiting for room.
+    private let lock = NSCondition()
     /// Open connections: idle (waiting for a request) since a time, or busy with one.
     private var connections: [Int32: ConnectionState] = [:]
     private var stopped = false
@@ -114,6 +118,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             stopped = true
             if listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
             for connection in connections.keys { shutdown(connection, Int32(SHUT_RDWR)) }
+            lock.broadcast()
             return true
         }
         // The accept thread closes the listener itself: closed here, its number could be reused
@@ -140,13 +145,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let admission = lock.withLock { () -> Admission in
                 if stopped { return .stopped }
                 accepted += 1
-                if connections.count >= limits.maximumConnections {
-                    // The longest-idle connection makes room; its thread sees the shutdown and ends.
-                    guard let idle = connections.compactMap({ entry in entry.value.idleSince.map { (entry.key, $0) } })
-                        .min(by: { $0.1 < $1.1 })?.0 else { return .busy }
-                    shutdown(idle, Int32(SHUT_RDWR))
-                    connections[idle] = .busy
-                }
+                guard makeRoom() else { return .busy }
                 connections[connection] = .idle(since: DispatchTime.now().uptimeNanoseconds)
                 return .serve(accepted)
             }
@@ -169,11 +168,33 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 lock.withLock {
                     connections[connection] = nil
                     close(connection)
+                    lock.broadcast()
                 }
             }
             thread.name = "LoopbackHTTP connection"
             thread.start()
         }
+    }
+
+    /// Closes connections until one more fits within the limit, longest-idle first, then the
+    /// longest-arriving request, and waits (a second at most) for their threads to end, so the
+    /// server never runs more connection threads than the limit. False when every connection is
+    /// being answered, or none ended in time. Called holding `lock`.
+    private func makeRoom() -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while connections.count >= limits.maximumConnections {
+            if stopped { return false }
+            let closing = connections.values.filter(\.isClosing).count
+            if connections.count - closing >= limits.maximumConnections {
+                let candidates = connections.compactMap { entry in entry.value.evictionRank.map { (entry.key, $0) } }
+                guard let victim = candidates.min(by: { $0.1 < $1.1 })?.0 else { return false }
+                // Its thread sees the shutdown, ends, and removes it.
+                shutdown(victim, Int32(SHUT_RDWR))
+                connections[victim] = .closing
+            }
+            guard lock.wait(until: deadline) else { return false }
+        }
+        return true
     }
 
     private func serve(_ connection: Int32, number: Int) {
@@ -189,7 +210,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             do {
                 parsed = try RequestParser.parseHead(head, maximumBody: limits.maximumBodyBytes)
                 buffer = rest
-                guard let body = readBody(connection, length: parsed.contentLength, buffer: &buffer, deadline: deadline) else { return }
+                guard let body = readBody(connection, length: parsed.contentLength, buffer: &buffer, deadline: deadline),
+                      markAnswering(connection) else { return }
                 request = HTTPServerRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, body: body)
             } catch let failure as RequestParser.Failure {
                 let status = [.headersTooLarge: 431, .bodyTooLarge: 413, .unsupportedTransferCoding: 501][failure] ?? 400
@@ -219,17 +241,33 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             lock.withLock { connections[connection] = .idle(since: DispatchTime.now().uptimeNanoseconds) }
             Socket.setTimeouts(connection, seconds: limits.idleTimeout)
             let chunk = Socket.receive(connection)
-            let stillIdle = lock.withLock { () -> Bool in
-                // The accept thread marks a connection it closed to make room as busy.
-                defer { connections[connection] = .busy }
-                return connections[connection]?.idleSince != nil
+            let stillOpen = lock.withLock { () -> Bool in
+                // The accept thread marks a connection it closed to make room as closing.
+                guard connections[connection]?.isClosing == false else { return false }
+                connections[connection] = .arriving(since: DispatchTime.now().uptimeNanoseconds)
+                return true
             }
-            guard let chunk, stillIdle else { return nil }
+            guard let chunk, stillOpen else { return nil }
             buffer.append(chunk)
         } else {
-            lock.withLock { connections[connection] = .busy }
+            let stillOpen = lock.withLock { () -> Bool in
+                guard connections[connection]?.isClosing == false else { return false }
+                connections[connection] = .arriving(since: DispatchTime.now().uptimeNanoseconds)
+                return true
+            }
+            guard stillOpen else { return nil }
         }
         return DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limits.requestTimeout) * 1e9)
+    }
+
+    /// Marks the connection as having its request answered (no longer one to close for room);
+    /// false when it was closed to make room meanwhile.
+    private func markAnswering(_ connection: Int32) -> Bool {
+        lock.withLock {
+            guard connections[connection]?.isClosing == false else { return false }
+            connections[connection] = .answering
+            return true
+        }
     }
 
     /// Reads more of a request before `deadline`, never waiting longer than the idle timeout.
@@ -290,6 +328,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"
+        case 421: "Misdirected Request"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
@@ -303,10 +342,24 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 private enum ConnectionState {
     /// Waiting for its next request since this time (nanoseconds of uptime).
     case idle(since: UInt64)
-    /// A request is arriving or being answered.
-    case busy
+    /// Its request has been arriving since this time.
+    case arriving(since: UInt64)
+    /// Its request is being answered.
+    case answering
+    /// Shut down to make room; its thread is ending.
+    case closing
 
-    var idleSince: UInt64? {
-        if case .idle(let since) = self { since } else { nil }
+    var isClosing: Bool {
+        if case .closing = self { true } else { false }
+    }
+
+    /// The order in which connections are closed for room (lowest first): every idle one before
+    /// any arriving one, the oldest of each first; nil for one that is not closed for room.
+    var evictionRank: (Int, UInt64)? {
+        switch self {
+        case .idle(let since): (0, since)
+        case .arriving(let since): (1, since)
+        case .answering, .closing: nil
+        }
     }
 }

@@ -12,6 +12,14 @@ import LoopbackHTTP
 /// (received, declined, or failed and why, checked as the core will check it), and stops
 /// listening.
 ///
+/// What another local user or a web page can do to the listener is bounded (see the Security
+/// article): the URL reaches a browser command only inside a file readable by the user
+/// (``ForwardingPage``), never as an argument; only a request to the redirect path that carries
+/// the request's `state` ends the sign-in, any other gets a page saying it does not belong to
+/// this sign-in while the listener waits on; a request whose `Host` is not the listener's
+/// address (DNS rebinding) is refused; and the server makes room for the browser among idle or
+/// slowly arriving connections.
+///
 /// The printed URL necessarily carries the request's `state`, `nonce` and PKCE challenge; it is
 /// meant for the user's eyes, not for a log.
 public struct LoopbackBrowserAgent: AuthorizationAgent {
@@ -24,6 +32,9 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         case printOnly
         /// A function of the app's (or a test's) that hands the URL to a browser.
         case custom(@Sendable (URL) -> Void)
+        /// This executable (a browser, say), given the path of a page that forwards to the URL as
+        /// its only argument, as `.system` does with `xdg-open`.
+        case command(URL)
     }
 
     /// How long to wait for the browser's redirect.
@@ -72,9 +83,11 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         let receiver = try RedirectReceiver(redirectURI: redirectURI)
         defer { receiver.stop() }
         let (url, check) = try await makeURL(receiver.redirectURI)
-        receiver.expect(check)
+        let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { Exact.equal($0.name, "state") }?.value
+        receiver.expect(state: state, check)
         print("Open this URL in a browser to sign in: \(url.absoluteString)")
-        open(url)
+        let page = try open(url)
+        defer { page?.remove() }
         return try await receiver.wait(timeout: timeout)
     }
 
@@ -92,22 +105,30 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         }
     }
 
-    private func open(_ url: URL) {
+    /// Hands `url` to the opener; returns the forwarding page to remove once the sign-in ends.
+    private func open(_ url: URL) throws -> ForwardingPage? {
+        let command: URL
         switch opener {
         case .printOnly:
-            break
+            return nil
         case .custom(let open):
             open(url)
+            return nil
+        case .command(let executable):
+            command = executable
         case .system:
-            guard let command = Self.executable(named: Self.browserCommand) else { return }
-            let process = Process()
-            process.executableURL = command
-            process.arguments = [url.absoluteString]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            // A browser that cannot be started leaves the printed line as the way forward.
-            try? process.run()
+            guard let found = Self.executable(named: Self.browserCommand) else { return nil }
+            command = found
         }
+        let page = try ForwardingPage(forwardingTo: url)
+        let process = Process()
+        process.executableURL = command
+        process.arguments = [page.fileURL.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        // A browser that cannot be started leaves the printed line as the way forward.
+        try? process.run()
+        return page
     }
 
     /// The command that opens a URL in the user's browser.
@@ -143,8 +164,12 @@ final class RedirectReceiver: @unchecked Sendable {
     private var received: Result<URL, SessionError>?
     private var waiter: CheckedContinuation<URL, Error>?
     private var check: Check?
+    /// The `state` of the request the browser was sent with; nil accepts any redirect.
+    private var state: String?
     /// `http://host:port`, known once the listener is bound.
     private var base: String?
+    /// The `Host` header values that name the listener (DNS rebinding defence).
+    private var hosts: [String] = []
 
     init(redirectURI configured: URL) throws {
         guard var components = URLComponents(url: configured, resolvingAgainstBaseURL: false),
@@ -162,8 +187,20 @@ final class RedirectReceiver: @unchecked Sendable {
         let server: LoopbackHTTPServer
         do {
             server = try LoopbackHTTPServer(host: host == "::1" ? .ipv6 : .ipv4, port: UInt16(components.port ?? 0)) { [weak self] request in
-                guard request.method == "GET", request.path == path, let self else {
+                guard let self else { return .respond(.text("Not found", status: 404)) }
+                // A page on another origin that resolves its own name to 127.0.0.1 (DNS rebinding)
+                // sends that name as Host: refused, and it consumes nothing.
+                guard let host = request.header("Host"), self.namesListener(host) else {
+                    return .respond(.text("This listener answers only requests addressed to it.", status: 421))
+                }
+                guard request.method == "GET", Exact.equal(request.path, path) else {
                     return .respond(.text("Not found", status: 404))
+                }
+                guard self.belongs(request.target) else {
+                    // Anyone on this machine can reach the port: a response without this sign-in's
+                    // `state` is shown its page and ends nothing.
+                    let page = RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "not this sign-in"))
+                    return .respond(.text(page, status: 400, contentType: "text/html; charset=utf-8"))
                 }
                 // The app learns of the redirect only once the browser has its page: the agent
                 // stops the listener as soon as it knows.
@@ -182,13 +219,35 @@ final class RedirectReceiver: @unchecked Sendable {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI cannot carry a port")
         }
         redirectURI = listening
-        lock.withLock { base = server.baseURL.absoluteString }
+        let port = server.port
+        lock.withLock {
+            base = server.baseURL.absoluteString
+            hosts = ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"]
+        }
     }
 
-    /// Sets how redirects are judged for the page; until then (no URL has been opened yet) any
-    /// request is answered as a response the app cannot use.
-    func expect(_ check: @escaping Check) {
-        lock.withLock { self.check = check }
+    /// Sets the `state` a redirect must carry to end the sign-in (nil: any redirect does) and how
+    /// redirects are judged for the page. Until then (no URL has been opened yet) no request
+    /// belongs to the sign-in.
+    func expect(state: String?, _ check: @escaping Check) {
+        lock.withLock {
+            self.state = state
+            self.check = check
+        }
+    }
+
+    /// True when the `Host` header names this listener: its address or `localhost`, with its port.
+    private func namesListener(_ host: String) -> Bool {
+        lock.withLock { hosts.contains { ASCII.equalIgnoringCase($0, host) } }
+    }
+
+    /// True when `target` carries exactly one `state`, equal to the request's.
+    private func belongs(_ target: String) -> Bool {
+        let known: (check: Check?, state: String?) = lock.withLock { (check, state) }
+        guard known.check != nil else { return false }
+        guard let expected = known.state else { return true }
+        let states = URLComponents(string: target)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
+        return states.count == 1 && Exact.equal(states[0].value, expected)
     }
 
     private func page(for target: String) -> String {

@@ -12,6 +12,13 @@ import Darwin
 /// The file records the issuer and client it belongs to; a file of another client or user, a
 /// truncated or corrupt file, or one over 1 MiB is reported as `storageCorrupt` and left in
 /// place. A file others can read is narrowed to 0600 when loaded.
+///
+/// The store trusts nothing it finds on disk (see the Security article): it never follows a
+/// symbolic link at the session file or its temporary file, never opens anything but a regular
+/// file (a FIFO or device there is refused at once, never waited on), changes the mode only of
+/// a regular file the user owns, and refuses a directory that another user owns or that group
+/// or others may write to, since whoever can write there could plant a link or a file. Each of
+/// these is `storageFailed` with a message that says which.
 public struct FileTokenStore: TokenStore {
     /// The file the session is kept in.
     public let fileURL: URL
@@ -53,7 +60,7 @@ public struct FileTokenStore: TokenStore {
 
     /// Reads the session; nil when the file does not exist.
     public func load() async throws -> SessionTokens? {
-        guard let data = try readFile() else { return nil }
+        guard try checkDirectory(mustExist: false), let data = try readFile() else { return nil }
         return try decode(data)
     }
 
@@ -68,8 +75,10 @@ public struct FileTokenStore: TokenStore {
         let data = try codec.encode(tokens)
         let directory = fileURL.deletingLastPathComponent().path
         try makeDirectory(directory)
+        _ = try checkDirectory(mustExist: true)
         let temporary = "\(fileURL.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // O_EXCL with O_CREAT fails on anything already there, a symbolic link included.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw posixFailure("cannot create a file in \(directory)") }
         var written = 0
         let status = data.withUnsafeBytes { bytes -> Int32 in
@@ -102,10 +111,14 @@ public struct FileTokenStore: TokenStore {
     }
 
     private func readFile() throws -> Data? {
-        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw posixFailure("cannot open the session file")
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP, EMLINK: throw failure(.storageFailed, "the session file is a symbolic link, which the store does not follow")
+            default: throw posixFailure("cannot open the session file")
+            }
         }
         defer { close(descriptor) }
         try restrictToOwner(descriptor)
@@ -124,14 +137,40 @@ public struct FileTokenStore: TokenStore {
     }
 
     /// A session file others can read (copied in, or made by an older tool) is narrowed to 0600
-    /// before its tokens are used; one owned by another user is refused.
+    /// before its tokens are used; anything but a regular file, and one owned by another user,
+    /// is refused untouched.
     private func restrictToOwner(_ descriptor: Int32) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw posixFailure("cannot inspect the session file") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw failure(.storageFailed, "the session file is not a regular file (a FIFO, device or directory is never read)")
+        }
         guard status.st_uid == getuid() else { throw failure(.storageCorrupt, "the session file belongs to another user") }
         if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0 {
             throw posixFailure("the session file is readable by others and cannot be restricted")
         }
+    }
+
+    /// Whether the store's directory exists, once it is known to be safe: a directory the user
+    /// owns that neither group nor others may write to.
+    /// - Throws: `storageFailed` saying why the directory is refused, or that it is missing when
+    ///   `mustExist`.
+    private func checkDirectory(mustExist: Bool) throws -> Bool {
+        let path = fileURL.deletingLastPathComponent().path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT, !mustExist { return false }
+            throw posixFailure("cannot inspect the store directory \(path)")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(.storageFailed, "\(path) is not a directory") }
+        guard status.st_uid == getuid() else {
+            throw failure(.storageFailed, "the store directory \(path) belongs to another user; choose a directory of your own")
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            throw failure(.storageFailed, "group or others can write to the store directory \(path) (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                + "make it writable by its owner only (chmod go-w) or choose another")
+        }
+        return true
     }
 
     private func makeDirectory(_ path: String) throws {

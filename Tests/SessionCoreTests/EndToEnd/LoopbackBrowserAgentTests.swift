@@ -46,7 +46,6 @@ final class LoopbackBrowserAgentTests: XCTestCase {
             ("declined", .deny, { _ in }, "Sign-in declined", "You declined the sign-in (access_denied)", .accessDenied),
             ("another error", .approve, { items in items = items.filter { $0.name == "state" || $0.name == "iss" } + [URLQueryItem(name: "error", value: "temporarily_unavailable<b>")] },
              "Sign-in failed", "The provider reported an error (temporarily_unavailableb)", .oauthError),
-            ("another state", .approve, replace("state", "forged"), "Sign-in failed", "does not belong to the sign-in the app is waiting for", .stateMismatch),
             ("another issuer", .approve, replace("iss", "https://evil.example"), "Sign-in failed", "did not come from the provider", .authorizationIssuerMismatch),
             ("no code", .approve, remove("code"), "Sign-in failed", "carries no authorization code", .missingAuthorizationCode),
         ]
