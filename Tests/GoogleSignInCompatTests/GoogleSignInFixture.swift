@@ -6,6 +6,10 @@ import XCTest
 
 /// A LocalProvider over loopback and a temporary directory for the session file, both removed
 /// when the test ends, and GIDSignIn instances pointed at them.
+///
+/// Shared state: every test gets fresh `GIDSignIn` instances from here (`GIDSignIn.sharedInstance()`
+/// is only compared by identity, never driven), and reads results only after the callback it
+/// checks has been recorded.
 class GoogleSignInTestCase: XCTestCase {
     private(set) var provider: LocalProvider!
     private(set) var directory: URL!

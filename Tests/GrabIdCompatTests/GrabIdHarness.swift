@@ -7,6 +7,10 @@ import XCTest
 
 /// A GrabIdPartner calling back on the main queue, on a LocalProvider over loopback, and a legacy
 /// app recording its completions.
+///
+/// Shared state: every harness makes a fresh `GrabIdPartner` (never `GrabIdPartner.sharedInstance()`,
+/// which only the public-API test compares by identity), and tests read results only after the
+/// completion they check has been recorded (`waitForEvents`).
 struct GrabIdHarness {
     static let redirectURI = URL(string: "com.example.sessiondemo:/callback")!
 

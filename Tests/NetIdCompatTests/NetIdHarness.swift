@@ -8,6 +8,11 @@ import XCTest
 
 /// A NetIdService on its own SessionService and callback queue, a LocalProvider over loopback,
 /// and a legacy app (L1) recording its callbacks; more listeners are L2, L3, ...
+///
+/// Shared state: every harness makes its own `NetIdService` on its own `SessionService` (never
+/// `NetIdService.sharedInstance`, which only the public-API test compares by identity), and tests
+/// read state only after the callback they check has been delivered (`waitForEvents`); a test that
+/// must observe a moment before delivery holds the callback queue (`suspend`) to make it one.
 struct NetIdHarness {
     let provider: LocalProvider
     let netId: NetIdService

@@ -7,6 +7,9 @@ import XCTest
 
 /// A SessionService on a LocalProvider over loopback, with listener "A" recording into `log`
 /// on the serial queue `callbacks`.
+///
+/// Shared state: every harness makes its own `SessionService` (never `SessionService.shared`),
+/// and tests read state only after the outcome they check has been delivered (`waitForEvents`).
 struct FacadeHarness {
     static let queueLabel = "facade-tests.callbacks"
 
