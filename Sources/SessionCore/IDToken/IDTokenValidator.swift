@@ -23,22 +23,40 @@ struct IDTokenValidator: Sendable {
     /// is asked for, one key of the provider's set is chosen by `kid` (or is the only one that
     /// fits), and it verifies the signature.
     func verifySignature(_ jws: CompactJWS, keys: KeySource) async throws {
+        let (algorithm, kid) = try algorithmAndKeyID(of: jws)
+        var key = try choose(kid: kid, algorithm: algorithm, in: try await keys(false))
+        if key == nil, let fresher = try await keys(true) {
+            key = fresher.key(kid: kid, algorithm: algorithm)
+        }
+        try verify(jws, algorithm: algorithm, kid: kid, key: key)
+    }
+
+    /// ``verifySignature(_:keys:)`` against `keySet` alone, without reloading it.
+    func verifySignature(_ jws: CompactJWS, keySet: JSONWebKeySet) throws {
+        let (algorithm, kid) = try algorithmAndKeyID(of: jws)
+        try verify(jws, algorithm: algorithm, kid: kid, key: try choose(kid: kid, algorithm: algorithm, in: keySet))
+    }
+
+    private func algorithmAndKeyID(of jws: CompactJWS) throws -> (JWSAlgorithm, String?) {
         let algorithm = try algorithm(of: jws)
-        let kid: String?
         switch jws.header["kid"] {
-        case nil: kid = nil
-        case .string(let value)?: kid = value
+        case nil: return (algorithm, nil)
+        case .string(let value)?: return (algorithm, value)
         default: throw error(.idTokenMalformed, "the header's 'kid' is not a string")
         }
-        var keySet = try await keys(false)
-        var key = keySet?.key(kid: kid, algorithm: algorithm)
+    }
+
+    /// The key for the header in `keySet`; a header without `kid` facing several fitting keys is
+    /// refused at once, since no reload can make the choice unambiguous.
+    private func choose(kid: String?, algorithm: JWSAlgorithm, in keySet: JSONWebKeySet?) throws -> JSONWebKey? {
+        let key = keySet?.key(kid: kid, algorithm: algorithm)
         if key == nil, kid == nil, let fitting = keySet?.candidates(for: algorithm).count, fitting > 1 {
             throw error(.idTokenUnknownKey, "the token names no key ('kid') and the provider has \(fitting) \(algorithm.rawValue) keys that fit")
         }
-        if key == nil, let fresher = try await keys(true) {
-            keySet = fresher
-            key = fresher.key(kid: kid, algorithm: algorithm)
-        }
+        return key
+    }
+
+    private func verify(_ jws: CompactJWS, algorithm: JWSAlgorithm, kid: String?, key: JSONWebKey?) throws {
         guard let key else {
             let named = kid == nil ? "the token names no key and the provider has none that fits"
                 : "no \(algorithm.rawValue) key of the provider has the token's 'kid' (or several have it)"
