@@ -66,7 +66,8 @@ final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
             return count
         }
         let queue = DispatchQueue.getSpecific(key: Self.queueKey) ?? (Thread.isMainThread ? "main" : "another queue")
-        console.line("  #\(number) [\(queue)] \(callback): \(summary)", failed ? .bad : .good)
+        // The summary quotes the provider (errors, claims, permission values): one line, no controls.
+        console.line("  #\(number) [\(queue)] \(callback): \(Console.printable(summary))", failed ? .bad : .good)
     }
 
     static func describe(_ error: SessionError) -> String {

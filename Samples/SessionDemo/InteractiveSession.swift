@@ -34,12 +34,12 @@ struct InteractiveSession {
         while true {
             if atTerminal { FileHandle.standardOutput.write(Data("> ".utf8)) }
             guard let line = readLine() else { break }
-            if !atTerminal { console.line("> \(line)", .step) }
+            if !atTerminal { console.line("> \(Console.printable(line))", .step) }
             let words = line.split(separator: " ").map(String.init)
             guard let command = words.first?.lowercased() else { continue }
             if command == "q" || command == "quit" { break }
             if let problem = await perform(command, Array(words.dropFirst())) {
-                console.line("  \(problem)", .bad)
+                console.line("  \(Console.printable(problem))", .bad)
             }
         }
         let errors = environment.printer.errorCount

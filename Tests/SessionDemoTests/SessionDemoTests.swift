@@ -1,5 +1,7 @@
 import DemoTestSupport
 import Foundation
+import SessionCore
+import SessionTesting
 import XCTest
 
 /// The built `session-demo` executable, run as a user runs it.
@@ -80,6 +82,61 @@ final class SessionDemoTests: XCTestCase {
     func testNoColourWhenNotATerminalOrWithNoColor() async throws {
         let run = try await DemoProcess.run(["--interactive"], input: "quit\n", environment: ["NO_COLOR": "1"])
         XCTAssertFalse(run.output.contains("\u{1B}["))
+    }
+
+    /// Claims and a redirect's `error` carrying terminal escapes (retitle, clear screen, a C1
+    /// CSI) reach the transcript as plain text: no control character but the demo's newlines.
+    func testProviderStringsReachTheTerminalWithoutControlCharacters() async throws {
+        let hostile = LocalProvider.User(subject: "erika", email: "erika@example.com\u{07}",
+                                         givenName: "\u{1B}]0;owned\u{07}Erika", familyName: "Muster\u{9B}2J\nmann")
+        let provider = try LocalProvider(options: { var options = LocalProvider.Options(); options.users = [hostile]; return options }())
+        defer { provider.stop() }
+        let signedIn = try await runAgainst(provider) { url, redirect, _ in
+            try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
+        }
+        XCTAssertEqual(signedIn.status, 0, signedIn.output + signedIn.errorOutput)
+        XCTAssertTrue(signedIn.output.contains("didFetchUserInfo: sub=erika, ]0;ownedErika Muster2Jmann <erika@example.com>"), signedIn.output)
+        assertNoControlCharacters(signedIn)
+
+        let refused = try await runAgainst(provider) { _, redirect, state in
+            var components = try XCTUnwrap(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
+            components.queryItems = [URLQueryItem(name: "error", value: "\u{1B}[2J\u{1B}]0;owned\u{07}access_denied"),
+                                     URLQueryItem(name: "error_description", value: "\u{9B}31mgone\r\nDone: 0 errors"),
+                                     URLQueryItem(name: "state", value: state)]
+            return try XCTUnwrap(components.url)
+        }
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.callbackNames.contains("didFinishAuthenticationWithError") || refused.callbackNames.contains("didCancelAuthentication"),
+                      refused.output)
+        XCTAssertFalse(refused.output.contains("\nDone: 0 errors"), "a provider string cannot start a line of its own")
+        assertNoControlCharacters(refused)
+    }
+
+    /// Runs the demo against `provider` without a browser; `browse` gets the sign-in URL the demo
+    /// printed, its redirect URI and state, and returns the redirect to deliver to the demo.
+    private func runAgainst(_ provider: LocalProvider,
+                            browse: @escaping @Sendable (URL, URL, String) async throws -> URL) async throws -> DemoRun {
+        try await DemoProcess.run(
+            ["--issuer", provider.issuer.absoluteString, "--client-id", LocalProvider.Client.demo.id, "--no-browser"],
+            onErrorLine: { line in
+                guard let range = line.range(of: "Open this URL in a browser to sign in: "),
+                      let url = URL(string: String(line[range.upperBound...])),
+                      let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
+                      let redirect = items.first(where: { $0.name == "redirect_uri" })?.value.flatMap(URL.init(string:)),
+                      let state = items.first(where: { $0.name == "state" })?.value else { return }
+                Task {
+                    guard let callback = try? await browse(url, redirect, state) else { return }
+                    _ = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
+                }
+            })
+    }
+
+    private func assertNoControlCharacters(_ run: DemoRun, file: StaticString = #filePath, line: UInt = #line) {
+        for (name, text) in [("standard output", run.output), ("standard error", run.errorOutput)] {
+            let controls = text.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+            XCTAssertTrue(controls.isEmpty, "\(name) has control characters \(controls.map { String($0.value, radix: 16) })",
+                          file: file, line: line)
+        }
     }
 
     func testTheLegacySamplesRunToTheirEnd() async throws {

@@ -9,7 +9,7 @@ import SessionCore
 /// reuse of a rotated refresh token revokes its whole family), UserInfo, revocation (RFC 7009)
 /// and a netID-style permission center that keeps state per subject and, as netID's, accepts only
 /// the permission token an ID token carries in its `permission_management` claim (the access token
-/// only for a session without an ID token). ID tokens are signed with a key generated at start.
+/// only for a session without an ID token). ID tokens are signed with a key generated at start, which tests can roll over and withdraw.
 /// Tests can inject faults per endpoint and read a request log.
 ///
 /// Left running, it stays bounded: the log keeps the newest ``Options/requestLogLimit`` requests,
@@ -38,7 +38,7 @@ public final class LocalProvider: @unchecked Sendable {
     /// Generates a signing key and starts serving on a loopback port.
     /// - Throws: `cryptoFailure` when no key can be made; `POSIXError` when the port cannot be bound.
     public init(options: Options = Options()) throws {
-        let key = try SigningKey(algorithm: options.signingAlgorithm, keyID: "local-\(UUID().uuidString.prefix(8).lowercased())")
+        let key = try SigningKey(algorithm: options.signingAlgorithm, keyID: Self.newKeyID())
         let engine = LocalProviderEngine(options: options, key: key)
         let previousPort = engine.restore()?.port
         let handler: LoopbackHTTPServer.Handler = { request in engine.handle(request) }
@@ -129,6 +129,36 @@ public final class LocalProvider: @unchecked Sendable {
     public func removeFaults() {
         engine.withState { $0.faults = [:] }
     }
+
+    // MARK: Signing keys
+
+    /// The ID of the key ID tokens are signed with now.
+    public var signingKeyID: String { engine.withState { $0.keys.signing.keyID } }
+
+    /// The IDs of the keys the JWK Set publishes, in the order published.
+    public var publishedKeyIDs: [String] { engine.withState { $0.keys.published.map(\.keyID) } }
+
+    /// Makes a new signing key, publishes it and signs ID tokens with it from now on, as a provider
+    /// rolls its keys over. The earlier keys stay published until ``unpublishKey(id:)``.
+    /// - Returns: the new key's ID.
+    /// - Throws: `cryptoFailure` when no key can be made.
+    @discardableResult
+    public func rotateSigningKey() throws -> String {
+        let key = try SigningKey(algorithm: options.signingAlgorithm, keyID: Self.newKeyID())
+        engine.withState { $0.keys.rotate(to: key) }
+        return key.keyID
+    }
+
+    /// Takes the key `id` out of the JWK Set. When it is the signing key, ID tokens are still
+    /// signed with it: to a client that is a key the provider withdrew, such as a stolen one,
+    /// which must stop verifying once the client's cached key set expires.
+    /// - Returns: false when no published key has that ID.
+    @discardableResult
+    public func unpublishKey(id: String) -> Bool {
+        engine.withState { $0.keys.unpublish(keyID: id) }
+    }
+
+    static func newKeyID() -> String { "local-\(UUID().uuidString.prefix(8).lowercased())" }
 
     // MARK: Inspection
 

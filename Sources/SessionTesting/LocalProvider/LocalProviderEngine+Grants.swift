@@ -194,7 +194,7 @@ extension LocalProviderEngine {
             if let nonce { claims["nonce"] = nonce }
             // netID hands the permission center's token to the client inside the ID token.
             if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
-            guard let idToken = try? key.sign(claims: claims) else {
+            guard let idToken = try? withState({ $0.keys.signing }).sign(claims: claims) else {
                 return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
             }
             body["id_token"] = idToken

@@ -11,15 +11,14 @@ final class LocalProviderEngine: @unchecked Sendable {
     typealias Endpoint = LocalProvider.Endpoint
 
     let options: LocalProvider.Options
-    let key: SigningKey
     private let lock = NSLock()
-    private var state = LocalProviderState()
+    private var state: LocalProviderState
     private var issuerText = ""
     private var port: UInt16 = 0
 
     init(options: LocalProvider.Options, key: SigningKey) {
         self.options = options
-        self.key = key
+        state = LocalProviderState(keys: LocalProviderKeyRing(key))
         for user in options.users {
             state.permissions[user.subject] = user.permissions
         }
@@ -102,8 +101,7 @@ final class LocalProviderEngine: @unchecked Sendable {
         switch endpoint {
         case .discovery: return Self.json(discoveryDocument())
         case .oauthMetadata: return Self.json(discoveryDocument())
-        case .jwks: return HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                              body: SigningKey.jwksDocument([key.publicJWK]))
+        case .jwks: return jwks()
         case .authorization: return authorize(request)
         case .token: return token(request)
         case .userInfo: return userInfo(request)
@@ -111,6 +109,14 @@ final class LocalProviderEngine: @unchecked Sendable {
         case .permissionRead: return readPermissions(request)
         case .permissionWrite: return writePermissions(request)
         }
+    }
+
+    /// The published keys, with `Cache-Control: max-age` when ``LocalProvider/Options/jwksMaxAge`` is set.
+    private func jwks() -> HTTPServerResponse {
+        let published = withState { $0.keys.published }
+        var headers = [("Content-Type", "application/json")]
+        if let maxAge = options.jwksMaxAge { headers.append(("Cache-Control", "max-age=\(Int(maxAge))")) }
+        return HTTPServerResponse(status: 200, headers: headers, body: SigningKey.jwksDocument(published.map(\.publicJWK)))
     }
 
     private func discoveryDocument() -> [String: Any] {
@@ -127,7 +133,7 @@ final class LocalProviderEngine: @unchecked Sendable {
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": [key.algorithm.rawValue],
+            "id_token_signing_alg_values_supported": [options.signingAlgorithm.rawValue],
             "token_endpoint_auth_methods_supported": ["none"],
             "revocation_endpoint_auth_methods_supported": ["none"],
             "code_challenge_methods_supported": ["S256"],

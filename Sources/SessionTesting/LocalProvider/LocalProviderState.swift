@@ -34,6 +34,7 @@ struct IssuedRefreshToken: Sendable, Codable, Equatable {
 
 /// Everything the provider remembers. Only ``LocalProviderEngine`` touches it, under its lock.
 struct LocalProviderState: Sendable {
+    var keys: LocalProviderKeyRing
     var codes: [String: IssuedCode] = [:]
     var accessTokens: [String: IssuedAccessToken] = [:]
     var refreshTokens: [String: IssuedRefreshToken] = [:]
@@ -54,6 +55,10 @@ struct LocalProviderState: Sendable {
     /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
     private var issuedSincePrune = 0
     private var keptAtLastPrune = 0
+
+    init(keys: LocalProviderKeyRing) {
+        self.keys = keys
+    }
 
     /// The next consent decision: a scripted one if any is left, else the default.
     mutating func nextConsent() -> LocalProvider.ConsentDecision {

@@ -20,6 +20,9 @@ extension LocalProvider {
         /// The ID-token signing algorithm. ES256 by default: its key is made in microseconds,
         /// while an RSA-2048 key can take the better part of a second.
         public var signingAlgorithm: JWSAlgorithm = .es256
+        /// Sent with the JWK Set as `Cache-Control: max-age` (whole seconds), how long a client
+        /// may keep the keys; nil sends no `Cache-Control`.
+        public var jwksMaxAge: TimeInterval?
         /// The provider's time source, for token expiry and ID-token times.
         public var clock: SessionClock = SystemClock()
         /// The loopback address to bind.
