@@ -35,6 +35,17 @@ struct FacadeHarness {
         _ = await log.waitForEvents(before + 2)
     }
 
+    /// The paths of the bearer-authorized requests after the first `count` in the provider's log
+    /// that carry a token this provider accepts. Under `--parallel` another test process's client
+    /// can reach a port this provider took over after that test's provider stopped; its requests
+    /// carry tokens this provider never issued.
+    func authorizedRequestPaths(after count: Int) -> [String] {
+        provider.requestLog.dropFirst(count).filter { request in
+            guard let token = request.authorization?.split(separator: " ").last.map(String.init) else { return false }
+            return provider.isActive(accessToken: token) || provider.acceptsAtPermissionCenter(token)
+        }.map(\.path)
+    }
+
     /// The transcript lines after the first `count`.
     func transcript(after count: Int) -> [String] { Array(log.transcript.dropFirst(count)) }
 

@@ -36,9 +36,12 @@ final class ListenerOrderTests: XCTestCase {
         let log = facade.log
         let other = RecordingListener("B", log: log)
         facade.service.registerListener(other)
+        // Held back on the callback queue, neither outcome can start its delivery before B leaves.
+        facade.service.callbackQueue.suspend()
+        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.unregisterListener(other)
-        facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        facade.service.callbackQueue.resume()
         _ = await log.waitForEvents(4)
         XCTAssertEqual(log.transcript.filter { $0.hasPrefix("B.") }.count, 0,
                        "B was unregistered before either outcome was delivered")
