@@ -17,9 +17,20 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 
 /// Receives the core's log lines. Lines never contain tokens, codes, verifiers, `state` or
 /// `nonce` values: URLs are logged without their query values and bodies are never logged.
+///
+/// The core asks ``minimumLevel`` before it builds a line, so a line below it costs nothing.
 public protocol SessionLogger: Sendable {
-    /// Records one line.
+    /// The lowest level this logger records; the core builds no line below it. Read for every
+    /// line, so a logger may change it while running. `debug` unless the logger says otherwise.
+    var minimumLevel: LogLevel { get }
+
+    /// Records one line at or above ``minimumLevel``.
     func log(_ level: LogLevel, _ message: String)
+}
+
+extension SessionLogger {
+    /// Every level: a logger that does not say records all lines.
+    public var minimumLevel: LogLevel { .debug }
 }
 
 /// Discards every line. The default.
@@ -32,7 +43,7 @@ public struct SilentLogger: SessionLogger {
 
 /// Writes lines at or above `minimumLevel` to standard error.
 public struct StandardErrorLogger: SessionLogger {
-    /// The lowest level written.
+    /// The lowest level written; the core builds no line below it.
     public let minimumLevel: LogLevel
 
     /// Creates the logger.
@@ -66,8 +77,9 @@ enum Redaction {
     }
 }
 
-/// Where the core writes its lines: the message is only built when a logger other than
-/// ``SilentLogger`` will read it, so the default costs no string work per request.
+/// Where the core writes its lines: a message is built only when the logger will record it (not
+/// for ``SilentLogger``, nor below the logger's ``SessionLogger/minimumLevel``), so lines nobody
+/// reads cost no string work per request.
 struct LogSink: Sendable {
     private let logger: SessionLogger?
 
@@ -76,6 +88,7 @@ struct LogSink: Sendable {
     }
 
     func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        logger?.log(level, message())
+        guard let logger, level >= logger.minimumLevel else { return }
+        logger.log(level, message())
     }
 }

@@ -46,8 +46,10 @@ final class RecordingStore: TokenStore, @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: `lines` is accessed while holding `lock`.
 final class CapturingLogger: SessionLogger, @unchecked Sendable {
+    let minimumLevel: LogLevel
     private let lock = NSLock()
     private var captured: [String] = []
+    init(minimumLevel: LogLevel = .debug) { self.minimumLevel = minimumLevel }
     var lines: [String] { lock.withLock { captured } }
     func log(_ level: LogLevel, _ message: String) { lock.withLock { captured.append("[\(level)] \(message)") } }
 }
