@@ -2,13 +2,19 @@
 import PackageDescription
 
 // SessionService: an OpenID Connect client whose modern core (SessionCore) is wrapped by a
-// legacy-style facade. Dependencies point one way: facade -> core -> (LoopbackHTTP, CLibCrypto on
-// Linux, the only crypto library; Sources/SessionCore/Crypto/CryptoBackend.swift is the seam).
+// legacy-style facade. Dependencies point one way: facade -> core -> CLibCrypto on Linux, the only
+// crypto library (Sources/SessionCore/Crypto/CryptoBackend.swift is the seam). The agents that
+// show the provider's page live beside the core, each in a module of its own: SessionLoopback
+// (the browser and a loopback listener, the only user of LoopbackHTTP's sockets besides tests)
+// and SessionWebAuthentication (AuthenticationServices' in-app browser session on Apple
+// platforms; its callback rules everywhere). The facade picks the platform's default agent.
 let package = Package(
     name: "SessionService",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "SessionLoopback", targets: ["SessionLoopback"]),
+        .library(name: "SessionWebAuthentication", targets: ["SessionWebAuthentication"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
@@ -31,17 +37,20 @@ let package = Package(
         .target(
             name: "SessionCore",
             dependencies: [
-                "LoopbackHTTP",
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
-        .target(name: "SessionFacade", dependencies: ["SessionCore"]),
+        .target(name: "SessionLoopback", dependencies: ["SessionCore", "LoopbackHTTP"]),
+        .target(name: "SessionWebAuthentication", dependencies: ["SessionCore"]),
+        .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionWebAuthentication"]),
         .target(
             name: "SessionTesting",
             dependencies: [
                 "SessionCore",
                 "SessionFacade",
                 "LoopbackHTTP",
+                // Signing keys for the test providers come from the platform's crypto library.
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),
@@ -49,7 +58,7 @@ let package = Package(
         .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
         .executableTarget(
             name: "SessionDemo",
-            dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
+            dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionTesting"],
             path: "Samples/SessionDemo"
         ),
         .executableTarget(
@@ -77,8 +86,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"]),
-        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionTesting"]),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionLoopback", "SessionWebAuthentication", "SessionTesting", "LoopbackHTTP"]),
+        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting"]),
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
         .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport", "SessionTesting", "SessionCore"]),
@@ -114,7 +123,7 @@ let package = Package(
 if Context.environment["SESSION_INTEROP"] == "1" {
     package.targets.append(.testTarget(
         name: "InteropTests",
-        dependencies: ["SessionCore", "SessionTesting", "DemoTestSupport"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "DemoTestSupport"],
         path: "Tests/Interop/InteropTests"
     ))
 }
@@ -125,7 +134,7 @@ if Context.environment["SESSION_FUZZ"] == "1" {
     package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
     package.targets.append(.executableTarget(
         name: "SessionFuzz",
-        dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "LoopbackHTTP"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

@@ -1,6 +1,7 @@
 import Foundation
 import SessionCore
 import SessionFacade
+import SessionLoopback
 import SessionTesting
 
 /// The provider, service, agent and store one run of the demo uses.

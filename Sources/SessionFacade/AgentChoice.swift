@@ -1,4 +1,5 @@
 import SessionCore
+import SessionWebAuthentication
 
 /// Which agent a legacy API shows its sign-in page with: the platform's default until the app
 /// sets one (nil included, which means the app opens the page itself).

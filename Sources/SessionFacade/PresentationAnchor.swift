@@ -1,4 +1,5 @@
 import SessionCore
+import SessionWebAuthentication
 #if canImport(UIKit)
 import UIKit
 

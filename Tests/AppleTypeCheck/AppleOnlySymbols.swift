@@ -1,15 +1,10 @@
 // Compiled into SessionCore by the Apple type-check only. It names every symbol of the
 // Apple-only files, so the check fails if one of them was left out (an #if that no flavour
 // enables would otherwise pass unnoticed).
-import AuthenticationServices
 import Foundation
 
-@MainActor
 private func appleOnlySymbolsAreCompiled(configuration: SessionConfiguration) {
     let _: AppleCryptoBackend.Type = PlatformCryptoBackend.self
-    let _: ApplePrivateKey.Type = AppleCryptoBackend.PrivateKey.self
     let _: any KeychainItems = SecItemKeychain()
     let _: any LocalTokenStore = KeychainTokenStore(configuration: configuration)
-    let _: any AuthorizationAgent = WebAuthenticationAgent(prefersEphemeralWebBrowserSession: true)
-    let _: ASPresentationAnchor? = PresentationAnchors.keyWindow()
 }

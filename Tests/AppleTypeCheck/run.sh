@@ -32,11 +32,13 @@ for flavour in iOS macOS; do
             -module-name "$module" -I "$out" -o "$out/$module.swiftmodule" $(swift_files "$@")
     }
     check SessionCore Sources/SessionCore Tests/AppleTypeCheck/AppleOnlySymbols.swift
+    check SessionWebAuthentication Sources/SessionWebAuthentication Tests/AppleTypeCheck/AppleOnlyAgentSymbols.swift
+    check SessionLoopback Sources/SessionLoopback
     check SessionFacade Sources/SessionFacade
     check NetIdCompat Compat/NetIdCompat
     check GrabIdCompat Compat/GrabIdCompat
     check GoogleSignInCompat Compat/GoogleSignInCompat
-    check SessionTesting Sources/SessionTesting
+    check SessionTesting Sources/SessionTesting Tests/AppleTypeCheck/AppleOnlyTestingSymbols.swift
     check SessionDemo Samples/SessionDemo
     # The legacy-style samples (top-level code, Swift 5 mode as in Package.swift) are console
     # programs, which exist on macOS only; they pass themselves where an iOS app passes its
@@ -48,5 +50,5 @@ for flavour in iOS macOS; do
         done
         samples=" and the three samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SessionCore
+@testable import SessionLoopback
 import XCTest
 
 /// The loopback listener's page when the agent only has a finished authorization URL: judged by

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionWebAuthentication
 import SessionFacade
 import SessionTesting
 import XCTest

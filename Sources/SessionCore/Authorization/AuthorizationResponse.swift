@@ -2,7 +2,7 @@ import Foundation
 
 /// A validated authorization response: the redirect came to our redirect URI, for the pending
 /// request (`state`), from the right issuer (RFC 9207), and carries a code.
-struct AuthorizationResponse: Sendable {
+package struct AuthorizationResponse: Sendable {
     let code: String
 
     /// See ``AuthorizationRequest/isResponse(_:to:)``.
@@ -28,7 +28,7 @@ struct AuthorizationResponse: Sendable {
 
     /// The code `callbackURL` carries for a request with `state`, checked in RFC 9207's order:
     /// parameter syntax, `state`, `iss` (when the `issuer` is known), then `error` or `code`.
-    static func code(in callbackURL: URL, state expectedState: String, issuer: (expected: String, required: Bool)?) throws -> String {
+    package static func code(in callbackURL: URL, state expectedState: String, issuer: (expected: String, required: Bool)?) throws -> String {
         let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         var parameters: [String: String] = [:]
         for item in items {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What SessionService uses on the platform it runs on when the app does not choose: the
-/// storage and the browser the SDKs it replaces used there.
+/// storage and (in the SessionWebAuthentication module) the browser the SDKs it replaces used there.
 public enum PlatformDefaults {
     /// The default store for `configuration`'s session: ``KeychainTokenStore`` on Apple
     /// platforms, ``FileTokenStore`` in the XDG data directory elsewhere.
@@ -10,17 +10,6 @@ public enum PlatformDefaults {
         KeychainTokenStore(configuration: configuration)
         #else
         try FileTokenStore(configuration: configuration)
-        #endif
-    }
-
-    /// The default agent that shows the provider's page: ``WebAuthenticationAgent`` on Apple
-    /// platforms; nil elsewhere, where the app brings its own (``LoopbackBrowserAgent`` for a
-    /// desktop browser, or a redirect handed in from outside).
-    public static var authorizationAgent: (any AuthorizationAgent)? {
-        #if canImport(AuthenticationServices) && (canImport(UIKit) || canImport(AppKit))
-        WebAuthenticationAgent()
-        #else
-        nil
         #endif
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Security
 
 /// The Apple ``CryptoBackend``: CryptoKit for SHA-256 and P-256, Security for the CSPRNG and
-/// RSA, and private keys (``ApplePrivateKey``) for the test providers.
+/// RSA.
 ///
 /// Never run: SessionService is built and tested on Linux. CI type-checks this file against
 /// declarations transcribed from Apple's documentation (`Tests/AppleTypeCheck`).
@@ -36,10 +36,6 @@ package enum AppleCryptoBackend: CryptoBackend {
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: rawSignature) else { return false }
         return key.isValidSignature(signature, for: message)
-    }
-
-    package static func generatePrivateKey(_ algorithm: JWSAlgorithm) throws -> ApplePrivateKey {
-        try ApplePrivateKey(algorithm: algorithm)
     }
 }
 #endif

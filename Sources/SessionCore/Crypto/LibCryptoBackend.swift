@@ -3,8 +3,7 @@ import CLibCrypto
 import Foundation
 
 /// The Linux ``CryptoBackend``, on OpenSSL 3's libcrypto: EVP digests, RAND_bytes, public keys
-/// imported from their JWK parameters through OSSL_PARAM, EVP_DigestVerify, and private keys
-/// (``LibCryptoPrivateKey``) for the test providers.
+/// imported from their JWK parameters through OSSL_PARAM, and EVP_DigestVerify.
 package enum LibCryptoBackend: CryptoBackend {
     package static func sha256(_ data: Data) throws -> Data {
         var digest = [UInt8](repeating: 0, count: 32)
@@ -45,11 +44,6 @@ package enum LibCryptoBackend: CryptoBackend {
         }
         defer { EVP_PKEY_free(key) }
         return try digestVerify(key: key, message: message, signature: try derSignature(rawSignature))
-    }
-
-    /// A fresh RSA 2048 or P-256 key.
-    package static func generatePrivateKey(_ algorithm: JWSAlgorithm) throws -> LibCryptoPrivateKey {
-        try LibCryptoPrivateKey(algorithm: algorithm)
     }
 
     /// A BIGNUM from big-endian bytes; the caller frees it.

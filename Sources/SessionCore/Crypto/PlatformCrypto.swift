@@ -10,7 +10,7 @@ public enum JWSAlgorithm: String, Sendable, CaseIterable {
 
 /// The cryptographic checks the core makes before anything reaches the platform's backend
 /// (``PlatformCryptoBackend``): key shapes and sizes, signature lengths.
-enum PlatformCrypto {
+package enum PlatformCrypto {
     /// SHA-256 of `data`.
     static func sha256(_ data: Data) throws -> Data {
         try PlatformCryptoBackend.sha256(data)
@@ -43,7 +43,7 @@ enum PlatformCrypto {
         }
     }
 
-    static func failure(_ why: String) -> SessionError {
+    package static func failure(_ why: String) -> SessionError {
         SessionError(.cryptoFailure, process: .authentication, message: why)
     }
 }

@@ -1,10 +1,10 @@
 /// ASCII-only text rules for protocol tokens (header names, token types), which RFC 9110 and
 /// RFC 6749 compare without regard to case. Foundation's case-insensitive comparison is
 /// locale-aware and, on Linux, far slower.
-enum ASCII {
+package enum ASCII {
     /// True when `a` and `b` are equal once ASCII letters are folded to lowercase; other bytes
     /// must match exactly.
-    static func equalIgnoringCase(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+    package static func equalIgnoringCase(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
         a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SessionCore
+@testable import SessionLoopback
 import SessionTesting
 
 /// SessionCore's parsers of what providers, browsers and the disk hand the client. Only success

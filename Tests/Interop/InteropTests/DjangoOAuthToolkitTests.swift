@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionLoopback
 import SessionTesting
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionTesting
 import XCTest
 
 /// The crypto seam: what any backend must do (run here on the Linux one), and the PKCS #1 DER
@@ -45,8 +46,8 @@ final class CryptoBackendTests: XCTestCase {
     func testEveryKeyTheBackendMakesSignsWhatItsPublicHalfVerifies() throws {
         let message = Data("header.payload".utf8)
         for algorithm in JWSAlgorithm.allCases {
-            let key = try PlatformCryptoBackend.generatePrivateKey(algorithm)
-            let other = try PlatformCryptoBackend.generatePrivateKey(algorithm)
+            let key = try PrivateSigningKeys.generate(algorithm)
+            let other = try PrivateSigningKeys.generate(algorithm)
             XCTAssertEqual(key.algorithm, algorithm)
             let signature = try key.sign(message)
             func verifies(_ publicKey: PublicKeyParameters, _ message: Data) throws -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import SessionCore
+import SessionLoopback
 import SessionTesting
 import XCTest
 

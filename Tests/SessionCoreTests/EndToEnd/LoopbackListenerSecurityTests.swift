@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 @testable import SessionCore
+@testable import SessionLoopback
 import SessionTesting
 import XCTest
 

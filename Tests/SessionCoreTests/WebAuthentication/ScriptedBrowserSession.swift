@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionWebAuthentication
 import SessionTesting
 
 /// A browser session that plays a script instead of showing a page: when started it runs

@@ -1,6 +1,7 @@
 #if canImport(CLibCrypto)
 import CLibCrypto
 import Foundation
+import SessionCore
 
 /// A libcrypto private key (an `EVP_PKEY`) for RS256 (RSA 2048) or ES256 (P-256). The key is
 /// `Locked`: made in `init`, used by one signature at a time, freed in `deinit`.
@@ -8,7 +9,7 @@ package final class LibCryptoPrivateKey: PrivateSigningKey {
     package let algorithm: JWSAlgorithm
     private let key: Locked<OpaquePointer>
 
-    init(algorithm: JWSAlgorithm) throws {
+    package init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
         key = Locked(try Self.generate(algorithm))
     }

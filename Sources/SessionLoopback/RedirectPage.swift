@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 
 /// The page the loopback listener shows the browser, saying what the app will make of the
 /// redirect it just received: a small self-contained HTML page (a title, one heading, one

@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 
 /// An in-app browser session as ``WebAuthenticationRun`` drives it; on Apple platforms an
 /// `ASWebAuthenticationSession`.

@@ -1,6 +1,7 @@
 #if !canImport(CLibCrypto) && canImport(CryptoKit) && canImport(Security)
 import CryptoKit
 import Foundation
+import SessionCore
 import Security
 
 /// A private key on Apple platforms: RSA 2048 in Security for RS256, P-256 in CryptoKit for ES256.
@@ -17,7 +18,7 @@ package final class ApplePrivateKey: PrivateSigningKey {
     package let algorithm: JWSAlgorithm
     private let key: Locked<Key>
 
-    init(algorithm: JWSAlgorithm) throws {
+    package init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
         switch algorithm {
         case .rs256:

@@ -1,5 +1,6 @@
 #if canImport(AuthenticationServices) && (canImport(UIKit) || canImport(AppKit))
 import AuthenticationServices
+import SessionCore
 #if canImport(UIKit)
 import UIKit
 #else

@@ -1,5 +1,6 @@
 #if canImport(AuthenticationServices) && (canImport(UIKit) || canImport(AppKit))
 import AuthenticationServices
+import SessionCore
 import Foundation
 
 /// Signs in through `ASWebAuthenticationSession`, the system's in-app browser: the default

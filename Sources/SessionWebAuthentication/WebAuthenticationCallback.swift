@@ -1,10 +1,11 @@
 import Foundation
+import SessionCore
 
 /// What an in-app browser session (`ASWebAuthenticationSession`) must wait for to hand the
 /// authorization response back, derived from the redirect URI: a private-use scheme (RFC 8252
 /// §7.1) or an app-claimed https URL (§7.2, a universal link of the app's associated domain).
 ///
-/// Loopback redirects (§7.3) are for ``LoopbackBrowserAgent``: an in-app browser session
+/// Loopback redirects (§7.3) are for `LoopbackBrowserAgent` (module SessionLoopback): an in-app browser session
 /// cannot wait for an http URL.
 public enum WebAuthenticationCallback: Sendable, Hashable {
     /// A redirect URI with this scheme, in lower case.
