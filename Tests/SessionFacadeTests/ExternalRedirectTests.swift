@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+@testable import SessionFacade
 import XCTest
 
 /// The external-resume wait: the app shows the page and hands the redirect back.

@@ -1,12 +1,13 @@
 import Foundation
+import SessionCore
 
-/// The wait of an authorization whose page the app shows itself, the way AppAuth's external
+/// The facade's wait for an authorization whose page the app shows itself, the way AppAuth's external
 /// user-agent session works: ``wait(for:present:)`` registers the redirect URI, lets the app
 /// show the page, and returns the redirect the app later hands to ``resume(_:)``.
 ///
 /// One authorization waits at a time; a new wait ends the previous one as `cancelled`, and so
 /// does ``cancel()`` or cancelling the waiting task. The waiting redirect is `Locked`.
-public final class ExternalRedirect: Sendable {
+final class ExternalRedirect: Sendable {
     private struct Waiting {
         let id: UInt64
         let redirectURI: URL
@@ -16,13 +17,13 @@ public final class ExternalRedirect: Sendable {
     private let waiting = Locked<(next: UInt64, current: Waiting?)>((0, nil))
 
     /// Creates an idle wait.
-    public init() {}
+    init() {}
 
     /// Waits for the redirect to `redirectURI`. `present` runs once the wait is registered (so
     /// the app may resume from inside it) and shows the page; an error it throws ends the wait.
     /// - Throws: `cancelled` when the task is cancelled, ``cancel()`` is called or a newer wait
     ///   starts; whatever `present` throws.
-    public func wait(for redirectURI: URL, present: () throws -> Void) async throws -> URL {
+    func wait(for redirectURI: URL, present: () throws -> Void) async throws -> URL {
         let id = waiting.withLock { state -> UInt64 in
             state.next += 1
             return state.next
@@ -51,7 +52,7 @@ public final class ExternalRedirect: Sendable {
     /// - Returns: true when it did; false, changing nothing, when none waits or `url` is not
     ///   its redirect (a second resume of the same URL is false).
     @discardableResult
-    public func resume(_ url: URL) -> Bool {
+    func resume(_ url: URL) -> Bool {
         let match = waiting.withLock { state -> Waiting? in
             guard let current = state.current, AuthorizationRequest.isResponse(url, to: current.redirectURI) else { return nil }
             state.current = nil
@@ -64,7 +65,7 @@ public final class ExternalRedirect: Sendable {
     /// Ends the waiting authorization, if any, with `cancelled`.
     /// - Returns: true when one was waiting.
     @discardableResult
-    public func cancel() -> Bool {
+    func cancel() -> Bool {
         let current = waiting.withLock { state -> Waiting? in
             defer { state.current = nil }
             return state.current
