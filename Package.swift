@@ -8,6 +8,7 @@ import PackageDescription
 // (the browser and a loopback listener, the only user of LoopbackHTTP's sockets besides tests)
 // and SessionWebAuthentication (AuthenticationServices' in-app browser session on Apple
 // platforms; its callback rules everywhere). The facade picks the platform's default agent.
+// netID's permission center is SessionPermissions, a resource API on the core's sendAuthorized hook.
 let package = Package(
     name: "SessionService",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "SessionLoopback", targets: ["SessionLoopback"]),
         .library(name: "SessionWebAuthentication", targets: ["SessionWebAuthentication"]),
+        .library(name: "SessionPermissions", targets: ["SessionPermissions"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
@@ -42,18 +44,20 @@ let package = Package(
         ),
         .target(name: "SessionLoopback", dependencies: ["SessionCore", "LoopbackHTTP"]),
         .target(name: "SessionWebAuthentication", dependencies: ["SessionCore"]),
-        .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionWebAuthentication"]),
+        .target(name: "SessionPermissions", dependencies: ["SessionCore"]),
+        .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication"]),
         .target(
             name: "SessionTesting",
             dependencies: [
                 "SessionCore",
+                "SessionPermissions",
                 "SessionFacade",
                 "LoopbackHTTP",
                 // Signing keys for the test providers come from the platform's crypto library.
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
-        .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/NetIdCompat"),
+        .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"], path: "Compat/NetIdCompat"),
         .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
         .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
         .executableTarget(
@@ -134,7 +138,7 @@ if Context.environment["SESSION_FUZZ"] == "1" {
     package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
     package.targets.append(.executableTarget(
         name: "SessionFuzz",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "LoopbackHTTP"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionTesting", "LoopbackHTTP"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

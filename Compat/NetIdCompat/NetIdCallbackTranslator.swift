@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// The one SessionService listener of a ``NetIdService``: turns each outcome into the callback
@@ -39,19 +40,19 @@ final class NetIdCallbackTranslator: SessionServiceDelegate, @unchecked Sendable
     func didFetchUserInfo(_ userInfo: SessionCore.UserInfo) { broadcast(.userInfo(UserInfo(userInfo))) }
     func didFetchUserInfoWithError(_ error: SessionError) { broadcast(Self.userInfo(error)) }
 
-    func didFetchPermissions(_ permissions: SessionCore.PermissionReadResponse) {
+    func didFetchPermissions(_ permissions: SessionPermissions.PermissionReadResponse) {
         broadcast(.permissions(PermissionReadResponse(permissions)))
     }
 
-    func didFetchPermissionsWithError(_ status: SessionCore.PermissionResponseStatus, _ error: SessionError) {
+    func didFetchPermissionsWithError(_ status: SessionPermissions.PermissionCenterStatus, _ error: SessionError) {
         broadcast(Self.permissions(status, error, .PermissionRead))
     }
 
-    func didUpdatePermissions(_ subjectIdentifiers: SessionCore.SubjectIdentifiers) {
+    func didUpdatePermissions(_ subjectIdentifiers: SessionPermissions.SubjectIdentifiers) {
         broadcast(.permissionUpdated(SubjectIdentifiers(subjectIdentifiers)))
     }
 
-    func didUpdatePermissionsWithError(_ status: SessionCore.PermissionResponseStatus, _ error: SessionError) {
+    func didUpdatePermissionsWithError(_ status: SessionPermissions.PermissionCenterStatus, _ error: SessionError) {
         broadcast(Self.permissions(status, error, .PermissionWrite))
     }
 
@@ -112,7 +113,7 @@ final class NetIdCallbackTranslator: SessionServiceDelegate, @unchecked Sendable
     /// token; the center's `status_code` with `InvalidRequest` (`Other` for
     /// `TPID_EXISTENCE_ERROR`) when it refused; `UNKNOWN` with `Unknown` for a failed request or
     /// `JsonDeserializationError` for an unreadable answer.
-    static func permissions(_ status: SessionCore.PermissionResponseStatus, _ error: SessionError,
+    static func permissions(_ status: SessionPermissions.PermissionCenterStatus, _ error: SessionError,
                             _ process: NetIdErrorProcess) -> NetIdCallback {
         if let unreachable = unreachable(error, process) { return unreachable }
         let netIdStatus: PermissionResponseStatus

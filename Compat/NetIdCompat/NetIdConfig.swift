@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// netID's configuration. The legacy initializer is kept; `issuer` and `permissionCenter` are
 /// additions (defaulting to netID's production services) so an app or test can point it at
@@ -45,7 +46,7 @@ public struct NetIdConfig: Sendable {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the redirect URI is not a URL")
         }
         return try SessionConfiguration(issuer: issuer, clientID: clientId, redirectURI: redirect, claims: claims,
-                                        prompt: promptWeb, permissionCenter: permissionCenter)
+                                        prompt: promptWeb)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SessionPermissions
 
 /// What went wrong, in netID's terms.
 public struct NetIdError: Error, Sendable, Equatable {

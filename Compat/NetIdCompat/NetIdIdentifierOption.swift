@@ -1,8 +1,9 @@
 import SessionCore
+import SessionPermissions
 
 /// Which identifiers a permission call asks for: `TPID`, `SYNC_ID`, `ETPID` (netID's cases and
 /// raw values).
-public typealias NetIdIdentifierOption = SessionCore.IdentifierOption
+public typealias NetIdIdentifierOption = SessionPermissions.IdentifierOption
 
 extension IdentifierOption {
     /// The identifiers netID puts in `q.identifier.in`: exactly `fetchOptions` when there are

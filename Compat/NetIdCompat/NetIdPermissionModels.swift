@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// A consent state, as netID writes it.
 public enum NetIdPermissionStatus: String, Codable, Sendable, CaseIterable {
@@ -121,7 +122,7 @@ public struct SubjectIdentifiers: Codable, Sendable, Equatable, CustomStringConv
         self.eTpId = eTpId
     }
 
-    init(_ identifiers: SessionCore.SubjectIdentifiers) {
+    init(_ identifiers: SessionPermissions.SubjectIdentifiers) {
         tpId = identifiers.tpId
         syncId = identifiers.syncId
         eTpId = identifiers.eTpId
@@ -149,7 +150,7 @@ public struct PermissionReadResponse: Codable, Sendable, Equatable, CustomString
         self.netIdPrivacySettings = netIdPrivacySettings
     }
 
-    init(_ response: SessionCore.PermissionReadResponse) {
+    init(_ response: SessionPermissions.PermissionReadResponse) {
         statusCode = PermissionResponseStatus(response.statusCode)
         subjectIdentifiers = response.subjectIdentifiers.map(SubjectIdentifiers.init)
         netIdPrivacySettings = response.privacySettings.map(NetIdPrivacySettings.init)

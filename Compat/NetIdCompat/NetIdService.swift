@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// What `authorize` presents from: a view controller with UIKit, any object without.
@@ -74,7 +75,7 @@ open class NetIdService: NSObject {
     /// be called again. A call after a successful one is ignored without a callback.
     public func initialize(_ netIdConfig: NetIdConfig) {
         state.withLock { $0.pendingConfigs.append(netIdConfig) }
-        service.initialize(configuration: { try netIdConfig.sessionConfiguration() })
+        service.initialize(configuration: { try netIdConfig.sessionConfiguration() }, permissionCenter: netIdConfig.permissionCenter)
     }
 
     /// The configuration of the successful `initialize`, or, while none has succeeded, of the

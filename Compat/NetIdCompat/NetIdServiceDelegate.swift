@@ -1,4 +1,5 @@
 import Foundation
+import SessionPermissions
 
 /// netID's listener protocol, with netID's method names. Every method has an empty default, so
 /// a listener written for netID (which implements all twelve) and a listener implementing a few

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionPermissions
 
 /// The permission center's `status_code`, with netID's case names and raw values. Values this
 /// version does not know decode as ``UNKNOWN``.
@@ -39,7 +40,7 @@ public enum PermissionResponseStatus: String, Codable, Sendable, CaseIterable {
         self = Self(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .UNKNOWN
     }
 
-    init(_ status: SessionCore.PermissionResponseStatus) {
+    init(_ status: SessionPermissions.PermissionCenterStatus) {
         self = Self(rawValue: status.rawValue) ?? .UNKNOWN
     }
 }

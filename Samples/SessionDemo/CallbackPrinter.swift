@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// The demo's listener: prints every callback as it arrives, numbered, with the queue it ran on
@@ -118,7 +119,7 @@ final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
         show("didFetchPermissions", parts.joined(separator: ", "))
     }
 
-    func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+    func didFetchPermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {
         show("didFetchPermissionsWithError", "\(status.rawValue), \(Self.describe(error))", failed: true)
     }
 
@@ -127,7 +128,7 @@ final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
         show("didUpdatePermissions", identifiers.isEmpty ? "updated" : identifiers)
     }
 
-    func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+    func didUpdatePermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {
         show("didUpdatePermissionsWithError", "\(status.rawValue), \(Self.describe(error))", failed: true)
     }
 

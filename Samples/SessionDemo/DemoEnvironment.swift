@@ -2,6 +2,7 @@ import Foundation
 import SessionCore
 import SessionFacade
 import SessionLoopback
+import SessionPermissions
 import SessionTesting
 
 /// The provider, service, agent and store one run of the demo uses.
@@ -9,6 +10,8 @@ struct DemoEnvironment {
     let service: SessionService
     let printer: CallbackPrinter
     let configuration: SessionConfiguration
+    /// The embedded provider's permission center; nil with `--issuer`.
+    let permissionCenter: PermissionCenterEndpoints?
     let agent: AuthorizationAgent
     /// The embedded provider; nil with `--issuer`.
     let localProvider: LocalProvider?
@@ -18,7 +21,7 @@ struct DemoEnvironment {
     let hasStoredSession: Bool
     let keepsSession: Bool
     /// The flow a plain authorization uses: with a permission center, both.
-    var defaultFlow: AuthFlow { configuration.permissionCenter == nil ? .login : .loginPermission }
+    var defaultFlow: AuthFlow { permissionCenter == nil ? .login : .loginPermission }
 
     static func make(_ options: DemoOptions, console: Console) async throws -> DemoEnvironment {
         let printer = CallbackPrinter(console: console)
@@ -46,7 +49,8 @@ struct DemoEnvironment {
         let providerText = provider.map { "the embedded LocalProvider at \($0.issuer.absoluteString) (it approves consent as erika)" }
             ?? configuration.issuer.absoluteString
         let storeText = storeFile.map { "session stored in \($0.path)" } ?? "a temporary in-memory store"
-        return DemoEnvironment(service: service, printer: printer, configuration: configuration, agent: agent, localProvider: provider,
+        return DemoEnvironment(service: service, printer: printer, configuration: configuration,
+                               permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText).",
                                hasStoredSession: stored != nil, keepsSession: storeFile != nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// The default run: every operation once, in the order a first-time user would try them.
@@ -13,8 +14,10 @@ struct DemoWalk {
         let service = environment.service
         console.line(environment.description, .quiet)
 
-        step("initialize(configuration)")
-        if case .failure(let error) = await outcome(of: { try await service.initialize(environment.configuration) }) {
+        step(environment.permissionCenter == nil ? "initialize(configuration)" : "initialize(configuration, permissionCenter:)")
+        if case .failure(let error) = await outcome(of: {
+            try await service.initialize(environment.configuration, permissionCenter: environment.permissionCenter)
+        }) {
             console.failure("initialize failed: \(CallbackPrinter.describe(error))")
             return 3
         }
@@ -30,7 +33,7 @@ struct DemoWalk {
 
         step("fetchUserInfo()")
         _ = await outcome { try await service.fetchUserInfo() }
-        if environment.configuration.permissionCenter != nil {
+        if environment.permissionCenter != nil {
             step("fetchPermissions(identifiers: [TPID, SYNC_ID])")
             let before = await outcome { try await service.fetchPermissions(identifiers: [.tagProtocolIdentifier, .synchronizationIdentifier]) }
             let current = (try? before.get())?.privacySettings?.idConsent?.status

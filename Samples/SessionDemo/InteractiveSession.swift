@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// `--interactive`: the actions of netID's example app as a menu on standard input. Each
@@ -52,7 +53,7 @@ struct InteractiveSession {
         let service = environment.service
         switch command {
         case "1", "init":
-            _ = await outcome { try await service.initialize(environment.configuration) }
+            _ = await outcome { try await service.initialize(environment.configuration, permissionCenter: environment.permissionCenter) }
             if environment.hasStoredSession { _ = await environment.printer.nextAuthentication() }
         case "2", "auth":
             let name = arguments.first ?? environment.defaultFlow.rawValue

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// The operations as `async throws` calls, for code migrating call by call from completion
 /// handlers to async/await.
@@ -11,10 +12,10 @@ import SessionCore
 /// ``cancelAuthorization()`` or ``endSession(revokeTokens:completion:)`` for that, as with a
 /// completion handler.
 extension SessionService {
-    /// ``initialize(_:completion:)``, awaited.
+    /// ``initialize(_:permissionCenter:completion:)``, awaited.
     /// - Throws: the initialization's `SessionError`.
-    public func initialize(_ configuration: SessionConfiguration) async throws {
-        try await outcome { initialize(configuration, completion: $0) }
+    public func initialize(_ configuration: SessionConfiguration, permissionCenter: PermissionCenterEndpoints? = nil) async throws {
+        try await outcome { initialize(configuration, permissionCenter: permissionCenter, completion: $0) }
     }
 
     /// ``getAuthorization(flow:agent:tokensCompletion:)``, awaited: the session's tokens.

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// The operations: each public call is one entry on the operation line, running one core call
 /// and delivering one outcome (C2). Read as a table: call, core function, outcome.
@@ -10,19 +11,24 @@ extension SessionService {
     /// it is followed at once by `didFinishAuthentication(token)` (refreshed first if expired)
     /// or `didFinishAuthenticationWithError` when the session cannot be used (C5). A second call
     /// after a successful one fails with `alreadyInitialized` and changes nothing (C6).
-    public func initialize(_ configuration: SessionConfiguration,
+    ///
+    /// `permissionCenter` is where ``fetchPermissions(identifiers:completion:)`` and
+    /// ``updatePermissions(_:identifiers:completion:)`` go; without it they fail with
+    /// `invalidConfiguration`.
+    public func initialize(_ configuration: SessionConfiguration, permissionCenter: PermissionCenterEndpoints? = nil,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        initialize(configuration: { configuration }, completion: completion)
+        initialize(configuration: { configuration }, permissionCenter: permissionCenter, completion: completion)
     }
 
-    /// As ``initialize(_:completion:)``, with the configuration built when the operation runs:
-    /// an error `configuration` throws is the outcome (`invalidConfiguration` for anything that
-    /// is not a ``SessionError``). Compat layers use it to keep a legacy configuration's
-    /// validation in call order.
+    /// As ``initialize(_:permissionCenter:completion:)``, with the configuration built when the
+    /// operation runs: an error `configuration` throws is the outcome (`invalidConfiguration` for
+    /// anything that is not a ``SessionError``). Compat layers use it to keep a legacy
+    /// configuration's validation in call order.
     public func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
+                           permissionCenter: PermissionCenterEndpoints? = nil,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         enqueue(.initialize, .configuration, fail: { .initialization(.failure($0), completion) }) { [self] in
-            await runInitialize(configuration, completion)
+            await runInitialize(configuration, permissionCenter, completion)
         }
     }
 
@@ -86,7 +92,7 @@ extension SessionService {
     public func fetchPermissions(identifiers: Set<IdentifierOption> = [],
                                  completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)? = nil) {
         enqueue(.permissionRead, .permissionRead, fail: { .permissions(.failure($0), completion) }) { [self] in
-            [.permissions(await withClient(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }, completion)]
+            [.permissions(await withPermissionCenter(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }, completion)]
         }
     }
 
@@ -95,7 +101,7 @@ extension SessionService {
     public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = [],
                                   completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)? = nil) {
         enqueue(.permissionWrite, .permissionWrite, fail: { .permissionUpdate(.failure($0), completion) }) { [self] in
-            [.permissionUpdate(await withClient(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) },
+            [.permissionUpdate(await withPermissionCenter(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) },
                                completion)]
         }
     }
@@ -144,6 +150,7 @@ extension SessionService {
     // MARK: Operation bodies
 
     private func runInitialize(_ configuration: @Sendable () throws -> SessionConfiguration,
+                               _ permissionCenter: PermissionCenterEndpoints?,
                                _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) async -> [Delivery] {
         func fail(_ error: Error) -> [Delivery] {
             let failure = error as? SessionError
@@ -170,6 +177,7 @@ extension SessionService {
         }
         line.withLock {
             $0.client = created
+            $0.permissionCenter = permissionCenter
             $0.initializationFailure = nil
         }
         // C5: a stored session is announced right after the initialization outcome.

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// The legacy-style entry point: a singleton service with listener delegates and completion
 /// handlers on a Dispatch queue, on top of ``SessionClient``.
 ///
-/// Every call of ``initialize(_:completion:)``, ``getAuthorization(flow:agent:completion:)``,
+/// Every call of ``initialize(_:permissionCenter:completion:)``, ``getAuthorization(flow:agent:completion:)``,
 /// ``fetchUserInfo(completion:)``, ``fetchPermissions(identifiers:completion:)``,
 /// ``updatePermissions(_:identifiers:completion:)`` or ``endSession(revokeTokens:completion:)``
 /// is an operation with exactly one outcome, delivered by the callback contract (C1–C14 in the

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionPermissions
 
 /// A listener of the legacy-style facade. Every method has an empty default, so a listener
 /// implements only the callbacks it cares about.
@@ -21,11 +22,11 @@ public protocol SessionServiceDelegate: AnyObject {
     /// `fetchPermissions` succeeded.
     func didFetchPermissions(_ permissions: PermissionReadResponse)
     /// `fetchPermissions` failed, with the permission center's status.
-    func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError)
+    func didFetchPermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError)
     /// `updatePermissions` succeeded.
     func didUpdatePermissions(_ subjectIdentifiers: SubjectIdentifiers)
     /// `updatePermissions` failed, with the permission center's status.
-    func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError)
+    func didUpdatePermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError)
     /// `endSession` finished: no token is left in memory or in the store.
     func didEndSession()
     /// `endSession` failed (for instance the revocation was refused); local state is kept.
@@ -48,11 +49,11 @@ extension SessionServiceDelegate {
     /// Does nothing.
     public func didFetchPermissions(_ permissions: PermissionReadResponse) {}
     /// Does nothing.
-    public func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {}
+    public func didFetchPermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {}
     /// Does nothing.
     public func didUpdatePermissions(_ subjectIdentifiers: SubjectIdentifiers) {}
     /// Does nothing.
-    public func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {}
+    public func didUpdatePermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {}
     /// Does nothing.
     public func didEndSession() {}
     /// Does nothing.

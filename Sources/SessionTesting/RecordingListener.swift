@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 
 /// One callback as a test sees it: who received it, which callback, a payload summary without
@@ -158,7 +159,7 @@ public final class RecordingListener: SessionServiceDelegate, Sendable {
         record("didFetchPermissions", CallbackLog.summary(of: permissions))
     }
     /// Records the permission status and the error code.
-    public func didFetchPermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+    public func didFetchPermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {
         record("didFetchPermissionsWithError", "\(status.rawValue), \(CallbackLog.summary(of: error))")
     }
     /// Records `tpid=...`.
@@ -166,7 +167,7 @@ public final class RecordingListener: SessionServiceDelegate, Sendable {
         record("didUpdatePermissions", CallbackLog.summary(of: subjectIdentifiers))
     }
     /// Records the permission status and the error code.
-    public func didUpdatePermissionsWithError(_ status: PermissionResponseStatus, _ error: SessionError) {
+    public func didUpdatePermissionsWithError(_ status: PermissionCenterStatus, _ error: SessionError) {
         record("didUpdatePermissionsWithError", "\(status.rawValue), \(CallbackLog.summary(of: error))")
     }
     /// Records `didEndSession()`.

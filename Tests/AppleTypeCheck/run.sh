@@ -34,6 +34,7 @@ for flavour in iOS macOS; do
     check SessionCore Sources/SessionCore Tests/AppleTypeCheck/AppleOnlySymbols.swift
     check SessionWebAuthentication Sources/SessionWebAuthentication Tests/AppleTypeCheck/AppleOnlyAgentSymbols.swift
     check SessionLoopback Sources/SessionLoopback
+    check SessionPermissions Sources/SessionPermissions
     check SessionFacade Sources/SessionFacade
     check NetIdCompat Compat/NetIdCompat
     check GrabIdCompat Compat/GrabIdCompat
@@ -50,5 +51,5 @@ for flavour in iOS macOS; do
         done
         samples=" and the three samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

@@ -1,6 +1,7 @@
 import Foundation
 import NetIdCompat
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -34,9 +35,9 @@ final class BothModulesTests: XCTestCase {
 
         // The migrated call, on the SessionService underneath, returns SessionCore's type.
         let migrated: CoreUserInfo = try await harness.netId.service.fetchUserInfo()
-        let permissions: SessionCore.PermissionReadResponse = try await harness.netId.service.fetchPermissions()
+        let permissions: SessionPermissions.PermissionReadResponse = try await harness.netId.service.fetchPermissions()
         XCTAssertEqual(legacy?.sub, migrated.sub)
         XCTAssertEqual(legacy?.givenName, migrated.givenName)
-        XCTAssertEqual(permissions.statusCode, SessionCore.PermissionResponseStatus.permissionsFound)
+        XCTAssertEqual(permissions.statusCode, SessionPermissions.PermissionCenterStatus.permissionsFound)
     }
 }

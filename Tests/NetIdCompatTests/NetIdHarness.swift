@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NetIdCompat
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest

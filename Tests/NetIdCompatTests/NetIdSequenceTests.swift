@@ -1,6 +1,7 @@
 import Foundation
 import NetIdCompat
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -60,7 +61,7 @@ final class ResourceTests: XCTestCase {
 
     func testPermissionReadSendsIdentifiersAndTheVendorMediaType() async throws {
         let (client, provider, tokens) = try await signedIn()
-        let response = try await client.fetchPermissions(identifiers: [.synchronizationIdentifier, .tagProtocolIdentifier])
+        let response = try await FakeProvider.permissions(client).fetchPermissions(identifiers: [.synchronizationIdentifier, .tagProtocolIdentifier])
         XCTAssertEqual(response.statusCode, .permissionsFound)
         XCTAssertEqual(response.subjectIdentifiers?.syncId, "sync-1")
         XCTAssertEqual(response.privacySettings?.idConsent?.status, .valid)
@@ -88,7 +89,7 @@ final class ResourceTests: XCTestCase {
             XCTAssertEqual((error as? SessionError)?.permissionStatus, .tokenError)
         }
         let refused = await assertSessionError(.insufficientScope, process: .permissionWrite) {
-            try await client.updatePermissions(PermissionUpdate(idConsent: .valid))
+            try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .valid))
         }
         XCTAssertEqual(refused?.permissionStatus, .tokenError)
         XCTAssertTrue(provider.requests(to: "/permissions/write").isEmpty, "nothing is sent without a permission token")
@@ -96,7 +97,7 @@ final class ResourceTests: XCTestCase {
 
     func testPermissionWritePostsTheUpdate() async throws {
         let (client, provider, _) = try await signedIn()
-        let identifiers = try await client.updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CP-tc"))
+        let identifiers = try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CP-tc"))
         XCTAssertEqual(identifiers.tpId, "tp-1")
         let request = try XCTUnwrap(provider.requests(to: "/permissions/write").first)
         XCTAssertEqual(request.method, "POST")
@@ -109,22 +110,40 @@ final class ResourceTests: XCTestCase {
         let (client, provider, _) = try await signedIn()
         provider.edit { $0.handlers["/permissions/write"] = { _ in FakeProvider.json(["status_code": "TPID_EXISTENCE_ERROR"], status: 404) } }
         let write = await assertSessionError(.permissionRequestFailed, process: .permissionWrite) {
-            try await client.updatePermissions(PermissionUpdate(idConsent: .valid))
+            try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .valid))
         }
         XCTAssertEqual(write?.permissionStatus, .tpidExistenceError)
         XCTAssertEqual(write?.httpStatus, 404)
         provider.edit { $0.handlers["/permissions/read"] = { _ in FakeProvider.json(["status_code": "SOMETHING_NEW"], status: 400) } }
-        let read = await assertSessionError(.permissionRequestFailed, process: .permissionRead) { try await client.fetchPermissions() }
+        let read = await assertSessionError(.permissionRequestFailed, process: .permissionRead) { try await FakeProvider.permissions(client).fetchPermissions() }
         XCTAssertEqual(read?.permissionStatus, .unknown)
         provider.edit { $0.handlers["/permissions/read"] = { _ in HTTPResponse(status: 200, body: Data("nope".utf8)) } }
-        let parse = await assertSessionError(.invalidResponse, process: .permissionRead) { try await client.fetchPermissions() }
+        let parse = await assertSessionError(.invalidResponse, process: .permissionRead) { try await FakeProvider.permissions(client).fetchPermissions() }
         XCTAssertEqual(parse?.permissionStatus, .jsonParseError)
     }
 
-    func testPermissionsWithoutEndpointsAreAConfigurationError() async throws {
-        let provider = try FakeProvider()
-        let client = try makeClient(provider, configuration: try FakeProvider.configuration(permissionCenter: false))
-        _ = try await client.signIn(agent: provider)
-        await assertSessionError(.invalidConfiguration, process: .permissionRead) { try await client.fetchPermissions() }
+    /// The hook resource APIs build on: fresh tokens first, the chosen bearer token, no other
+    /// `Authorization` header, every failure in the caller's process.
+    func testSendAuthorizedRefreshesFirstAndSendsOnlyTheChosenBearerToken() async throws {
+        let (client, provider, _) = try await signedIn()
+        provider.edit { $0.handlers["/items"] = { _ in HTTPResponse(status: 204) } }
+        provider.clock.advance(by: 3600)
+        let request = HTTPRequest(method: "GET", url: URL(string: "https://api.example/items")!, headers: ["authorization": "Bearer stale"])
+        let (response, tokens) = try await client.sendAuthorized(request, process: .userInfo, purpose: "items")
+        XCTAssertEqual(response.status, 204)
+        XCTAssertEqual(provider.requests(to: "/token").count, 2, "the expired access token was refreshed before the call")
+        let sent = try XCTUnwrap(provider.requests(to: "/items").last)
+        XCTAssertEqual(sent.headers.filter { $0.key.lowercased() == "authorization" }, ["Authorization": "Bearer \(tokens.accessToken)"])
+
+        _ = try await client.sendAuthorized(request, process: .userInfo, purpose: "items") { $0.refreshToken ?? "" }
+        XCTAssertEqual(provider.requests(to: "/items").last?.headers["Authorization"], "Bearer \(tokens.refreshToken ?? "")")
+
+        let error = await assertSessionError(.invalidConfiguration, process: .permissionWrite) {
+            try await client.sendAuthorized(request, process: .permissionWrite, purpose: "items") { _ in
+                throw SessionError(.invalidConfiguration, process: .configuration, message: "no credential")
+            }
+        }
+        XCTAssertNotNil(error)
+        XCTAssertEqual(provider.requests(to: "/items").count, 2, "nothing is sent without a credential")
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -10,7 +11,7 @@ import XCTest
 final class AsyncFormTests: XCTestCase {
     func testAwaitedCallsAndCompletionHandlersKeepOneCallOrder_C3_C4() async throws {
         let facade = try makeFacade()
-        try await facade.service.initialize(facade.configuration)
+        try await facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter)
         let tokens = try await facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent())
         XCTAssertFalse(tokens.accessToken.isEmpty)
         XCTAssertEqual(facade.log.transcript, ["A.didFinishInitializationWithError(nil)", "A.didFinishAuthentication(token)"],
@@ -42,7 +43,7 @@ final class AsyncFormTests: XCTestCase {
         } catch let error as SessionError {
             XCTAssertEqual(error.code, .notInitialized)
         }
-        try await facade.service.initialize(facade.configuration)
+        try await facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter)
         facade.provider.scriptConsent(.deny)
         do {
             _ = try await facade.service.getAuthorization(agent: HeadlessUserAgent())

@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -12,7 +13,7 @@ final class CompatHookTests: XCTestCase {
         let facade = try makeFacade()
         let log = facade.log
         facade.service.enqueueCallback { log.record("callback", "before initialize", "") }
-        facade.service.initialize(facade.configuration, completion: log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: log.completion("initialize"))
         facade.provider.inject(.delay(0.2), at: .userInfo)
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.enqueueCallback { log.record("callback", "after fetch", "") }
@@ -71,9 +72,9 @@ final class CompatHookTests: XCTestCase {
         let gate = DiscoveryGate()
         let facade = try makeFacade(transport: gate)
         let log = facade.log
-        facade.service.initialize(facade.configuration, completion: log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: log.completion("initialize"))
         await gate.waitUntilHeld()
-        facade.service.initialize(facade.configuration, completion: log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: log.completion("initialize"))
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.endSession(completion: log.completion("endSession"))
         gate.release(failing: true)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SessionCore
 import SessionFacade
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -20,11 +21,13 @@ struct FacadeHarness {
     let store: InMemoryTokenStore
     let clock: ManualClock
     let configuration: SessionConfiguration
+    /// The provider's permission center, which `initialize` passes on.
+    let permissionCenter: PermissionCenterEndpoints
 
     /// Initializes and waits for the outcome (2 events), then clears nothing: transcripts
     /// of the scenario start after these.
     func initialize() async {
-        service.initialize(configuration, completion: log.completion("initialize"))
+        service.initialize(configuration, permissionCenter: permissionCenter, completion: log.completion("initialize"))
         _ = await log.waitForEvents(log.recorded.count + 2)
     }
 
@@ -72,7 +75,7 @@ extension XCTestCase {
         let listener = RecordingListener("A", log: log)
         service.registerListener(listener)
         return FacadeHarness(provider: provider, service: service, log: log, listener: listener, store: store, clock: clock,
-                             configuration: try provider.configuration())
+                             configuration: try provider.configuration(), permissionCenter: try provider.permissionCenter)
     }
 
     /// Every event ran on the harness's callback queue (C1).

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -9,7 +10,7 @@ import XCTest
 final class InitializationOrderTests: XCTestCase {
     func testFreshInitialize_C5() async throws {
         let facade = try makeFacade()
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         _ = await facade.log.waitForEvents(2)
         XCTAssertEqual(facade.log.transcript, ["A.didFinishInitializationWithError(nil)", "completion.initialize(success)"])
         assertOnCallbackQueue(facade.log)
@@ -18,7 +19,7 @@ final class InitializationOrderTests: XCTestCase {
     func testInitializeWithAValidStoredSessionAnnouncesIt_C5() async throws {
         let facade = try makeFacade()
         _ = try await facade.storeSession()
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
         _ = await facade.log.waitForEvents(5)
         XCTAssertEqual(facade.log.transcript, [
@@ -32,7 +33,7 @@ final class InitializationOrderTests: XCTestCase {
     func testInitializeWithAnExpiredSessionRefreshesItFirst_C5_C8() async throws {
         let facade = try makeFacade()
         let stored = try await facade.storeSession(expired: true)
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         _ = await facade.log.waitForEvents(3)
         XCTAssertEqual(facade.log.transcript, [
             "A.didFinishInitializationWithError(nil)", "completion.initialize(success)", "A.didFinishAuthentication(token)",
@@ -46,7 +47,7 @@ final class InitializationOrderTests: XCTestCase {
         let facade = try makeFacade()
         _ = try await facade.storeSession(expired: true)
         facade.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         _ = await facade.log.waitForEvents(3)
         XCTAssertEqual(facade.log.transcript, [
             "A.didFinishInitializationWithError(nil)", "completion.initialize(success)",
@@ -75,11 +76,11 @@ final class InitializationOrderTests: XCTestCase {
     func testAfterAFailedInitializeOperationsNameTheReasonAndInitializeCanRunAgain_C6() async throws {
         let facade = try makeFacade()
         facade.provider.inject(.status(500), at: .discovery)
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         facade.service.fetchUserInfo { result in
             if case .failure(let error) = result { facade.log.record("completion", "fetchUserInfo", error.message) }
         }
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         _ = await facade.log.waitForEvents(6)
         XCTAssertEqual(facade.log.transcript, [
             "A.didFinishInitializationWithError(invalidDiscoveryDocument)", "completion.initialize(invalidDiscoveryDocument)",
@@ -93,7 +94,7 @@ final class InitializationOrderTests: XCTestCase {
         let facade = try makeFacade()
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
         facade.service.getAuthorization(agent: HeadlessUserAgent(), completion: facade.log.completion("getAuthorization"))
-        facade.service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
         facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent(), completion: facade.log.completion("getAuthorization"))
         facade.service.fetchPermissions(completion: facade.log.completion("fetchPermissions"))
         _ = await facade.log.waitForEvents(10)

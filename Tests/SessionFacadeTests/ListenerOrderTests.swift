@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -18,7 +19,7 @@ final class ListenerOrderTests: XCTestCase {
         facade.service.registerListener(try XCTUnwrap(shortLived))
         facade.service.registerListener(facade.listener) // already registered: no effect
 
-        facade.service.initialize(facade.configuration, completion: log.completion("initialize"))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: log.completion("initialize"))
         _ = await log.waitForEvents(4)
         shortLived = nil
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))

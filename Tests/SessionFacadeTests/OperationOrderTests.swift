@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionFacade
 import SessionTesting
 import XCTest
@@ -31,7 +32,7 @@ final class StressTests: XCTestCase {
 
         let tickets = TicketCounter()
         @Sendable func call(_ operation: (String) -> Void) { tickets.whileHolding(operation) }
-        call { service.initialize(try! provider.configuration(), completion: log.completion($0)) }
+        call { service.initialize(try! provider.configuration(), permissionCenter: try! provider.permissionCenter, completion: log.completion($0)) }
 
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let remaining = Countdown(Self.threads) { done.resume() }
@@ -58,7 +59,7 @@ final class StressTests: XCTestCase {
                             case 60..<78: service.updatePermissions(PermissionUpdate(idConsent: .valid), completion: completion(ticket))
                             case 78..<97: service.getAuthorization(flow: .loginPermission, completion: completion(ticket))
                             case 97..<99: service.endSession(completion: completion(ticket))
-                            default: service.initialize(try! provider.configuration(), completion: completion(ticket))
+                            default: service.initialize(try! provider.configuration(), permissionCenter: try! provider.permissionCenter, completion: completion(ticket))
                             }
                         }
                     }

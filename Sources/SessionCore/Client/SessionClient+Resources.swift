@@ -8,14 +8,12 @@ extension SessionClient {
     ///   All with process `userInfo`.
     public func userInfo() async throws -> UserInfo {
         try await within(.userInfo) {
-            let tokens = try await validTokens()
             let metadata = try await discover()
             guard let endpoint = metadata.userInfoEndpoint else {
                 throw SessionError(.unsupportedProviderFeature, process: .userInfo, message: "the provider has no UserInfo endpoint")
             }
-            let request = HTTPRequest(method: "GET", url: endpoint,
-                                      headers: ["Authorization": "Bearer \(tokens.accessToken)", "Accept": "application/json"])
-            let response = try await exchange.send(request, process: .userInfo, purpose: "UserInfo")
+            let (response, tokens) = try await sendAuthorized(HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"]),
+                                                               process: .userInfo, purpose: "UserInfo")
             guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .userInfo, purpose: "UserInfo") }
             if response.mediaType == "application/jwt" {
                 throw SessionError(.invalidResponse, process: .userInfo, message: "UserInfo: signed responses are not supported")
@@ -28,53 +26,30 @@ extension SessionClient {
         }
     }
 
-    /// Reads the user's permissions from the permission center, asking for `identifiers`,
-    /// authorized with the session's ``SessionTokens/permissionToken``.
-    /// - Throws: token errors; `insufficientScope` (status `TOKEN_ERROR`) when the session has no
-    ///   permission token; `invalidConfiguration` without permission-center endpoints;
-    ///   `permissionRequestFailed` with the center's `status_code` in `permissionStatus`;
-    ///   `invalidResponse`. All with process `permissionRead`.
-    public func fetchPermissions(identifiers: Set<IdentifierOption> = []) async throws -> PermissionReadResponse {
-        try await within(.permissionRead) {
-            let (endpoints, token) = try await permissionContext(.permissionRead)
-            let request = HTTPRequest(method: "GET", url: Self.permissionURL(endpoints.read, identifiers: identifiers), headers: [
-                "Authorization": "Bearer \(token)",
-                "Accept": PermissionCenterEndpoints.MediaType.userStatus,
-            ])
-            return try PermissionCenterReply.read(try await exchange.send(request, process: .permissionRead, purpose: "permission read"))
+    /// Sends `request` to a resource server on the user's behalf: with `Authorization: Bearer`
+    /// and the token `credential` picks from the session's fresh tokens (the access token unless
+    /// it says otherwise), refreshed first when due, as for every call of the client. The hook
+    /// other resource APIs build on (SessionPermissions' permission center, an app's own API).
+    ///
+    /// The response is returned whatever its status, with the tokens it was sent with; read a
+    /// refusal with the rules of the API called (an RFC 6750 `WWW-Authenticate` challenge, say).
+    /// - Parameters:
+    ///   - request: the request; an `Authorization` header in it (any spelling) is replaced.
+    ///   - process: the process every error is attributed to.
+    ///   - purpose: what the request is for, as log lines name it (never a secret).
+    ///   - credential: picks the bearer token from the fresh tokens; an error it throws ends the call.
+    /// - Throws: token errors (see ``validTokens()``), transport errors, and what `credential`
+    ///   throws, all with process `process`.
+    public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
+                               credential: @Sendable (SessionTokens) throws -> String = { $0.accessToken })
+        async throws -> (response: HTTPResponse, tokens: SessionTokens) {
+        try await within(process) {
+            let tokens = try await validTokens()
+            var authorized = request
+            authorized.headers = request.headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
+            authorized.headers["Authorization"] = "Bearer \(try credential(tokens))"
+            return (try await exchange.send(authorized, process: process, purpose: purpose), tokens)
         }
-    }
-
-    /// Writes `update` to the permission center and returns the subject identifiers it reports.
-    /// - Throws: as ``fetchPermissions(identifiers:)``, with process `permissionWrite`.
-    public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = []) async throws -> SubjectIdentifiers {
-        try await within(.permissionWrite) {
-            let (endpoints, token) = try await permissionContext(.permissionWrite)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let request = HTTPRequest(method: "POST", url: Self.permissionURL(endpoints.write, identifiers: identifiers), headers: [
-                "Authorization": "Bearer \(token)",
-                "Content-Type": PermissionCenterEndpoints.MediaType.permissions,
-                "Accept": PermissionCenterEndpoints.MediaType.subjectStatus,
-            ], body: try encoder.encode(update))
-            return try PermissionCenterReply.write(try await exchange.send(request, process: .permissionWrite, purpose: "permission write"))
-        }
-    }
-
-    /// The endpoints and the permission token (``SessionTokens/permissionToken``) of fresh tokens.
-    private func permissionContext(_ process: SessionError.Process) async throws -> (PermissionCenterEndpoints, String) {
-        guard let endpoints = configuration.permissionCenter else {
-            throw SessionError(.invalidConfiguration, process: process, message: "no permission-center endpoints are configured")
-        }
-        return (endpoints, try await validTokens().permissionToken)
-    }
-
-    /// `endpoint?q.identifier.in=TPID,SYNC_ID` in a fixed order; no query when none are asked for.
-    static func permissionURL(_ endpoint: URL, identifiers: Set<IdentifierOption>) -> URL {
-        guard !identifiers.isEmpty, var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return endpoint }
-        let list = IdentifierOption.allCases.filter(identifiers.contains).map(\.rawValue).joined(separator: ",")
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "q.identifier.in", value: list)]
-        return components.url ?? endpoint
     }
 
     /// Runs `body`, attributing any ``SessionError`` to `process`.

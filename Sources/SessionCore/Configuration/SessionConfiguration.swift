@@ -31,8 +31,6 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// Further token request parameters, sent as given with the code exchange and every refresh
     /// (Google's `audience`, say).
     public let tokenRequestParameters: [String: String]
-    /// Permission-center endpoints, when the app reads or writes permissions.
-    public let permissionCenter: PermissionCenterEndpoints?
     /// An access token expiring within this many seconds is refreshed before use (default 60).
     public let refreshLeeway: TimeInterval
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
@@ -61,7 +59,6 @@ public struct SessionConfiguration: Sendable, Equatable {
         loginHint: String? = nil,
         additionalParameters: [String: String] = [:],
         tokenRequestParameters: [String: String] = [:],
-        permissionCenter: PermissionCenterEndpoints? = nil,
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120
     ) throws {
@@ -111,7 +108,6 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.loginHint = loginHint
         self.additionalParameters = additionalParameters
         self.tokenRequestParameters = tokenRequestParameters
-        self.permissionCenter = permissionCenter
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
     }

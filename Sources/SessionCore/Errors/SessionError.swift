@@ -2,7 +2,7 @@ import Foundation
 
 /// The one error type of SessionService.
 ///
-/// Every failure the core or the facade reports is a `SessionError`: a closed ``Code`` that says
+/// Every failure the core or the facade reports is a `SessionError`: a ``Code`` that says
 /// what went wrong, the ``Process`` it happened in, the provider's own OAuth `error` and
 /// `error_description` when the provider sent them, and a human-readable message.
 ///
@@ -10,147 +10,233 @@ import Foundation
 /// value: messages are written by the package and server strings are kept only in their own
 /// fields. See the "Error codes" article for what produces each code.
 public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The operation family an error came from, in the netID sense of "process".
-    public enum Process: String, Sendable, Equatable, CaseIterable {
+    /// The operation family an error came from, in the netID sense of "process". The core's are
+    /// below; a module with operations of its own adds its processes (SessionPermissions adds
+    /// `permissionRead` and `permissionWrite`).
+    public struct Process: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The process's name, as ``SessionError/description`` shows it.
+        public let rawValue: String
+
+        /// A process named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The name.
+        public var description: String { rawValue }
+
         /// Validating the configuration, discovery, restoring a stored session.
-        case configuration
+        public static let configuration = Process(rawValue: "configuration")
+
         /// Authorization, code exchange, ID-token validation and refresh.
-        case authentication
+        public static let authentication = Process(rawValue: "authentication")
+
         /// The UserInfo request.
-        case userInfo
-        /// Reading permissions from the permission center.
-        case permissionRead
-        /// Writing permissions to the permission center.
-        case permissionWrite
+        public static let userInfo = Process(rawValue: "userInfo")
+
         /// Signing out, locally or with revocation.
-        case endSession
+        public static let endSession = Process(rawValue: "endSession")
     }
 
-    /// What went wrong. The list is closed; the "Error codes" article explains each case.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    /// What went wrong: the core's codes below, each explained in the "Error codes" article; a
+    /// module that talks to a resource server of its own adds its codes (SessionPermissions adds
+    /// `permissionRequestFailed`). Compare with `==` or match in a `switch`.
+    public struct Code: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// The code's name, as ``SessionError/description`` shows it.
+        public let rawValue: String
+
+        /// A code named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The name.
+        public var description: String { rawValue }
+
         // Configuration and lifecycle
         /// A configuration value breaks a rule, or a needed endpoint is not configured.
-        case invalidConfiguration
+        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
         /// A facade operation ran before `initialize`.
-        case notInitialized
+        public static let notInitialized = Code(rawValue: "notInitialized")
         /// The facade was initialized twice.
-        case alreadyInitialized
+        public static let alreadyInitialized = Code(rawValue: "alreadyInitialized")
         /// The discovery document is missing, malformed or insecure.
-        case invalidDiscoveryDocument
+        public static let invalidDiscoveryDocument = Code(rawValue: "invalidDiscoveryDocument")
         /// The discovery document names another issuer.
-        case issuerMismatch
+        public static let issuerMismatch = Code(rawValue: "issuerMismatch")
         /// The provider lacks something required (code flow, PKCE S256, an endpoint).
-        case unsupportedProviderFeature
+        public static let unsupportedProviderFeature = Code(rawValue: "unsupportedProviderFeature")
+
         // Transport
         /// No connection could be made: the request certainly did not reach the provider.
-        case cannotConnect
+        public static let cannotConnect = Code(rawValue: "cannotConnect")
         /// The connection broke after the request was sent: the provider may have processed it.
-        case networkError
+        public static let networkError = Code(rawValue: "networkError")
         /// No complete response in time.
-        case timeout
+        public static let timeout = Code(rawValue: "timeout")
         /// A response body over 1 MiB.
-        case responseTooLarge
+        public static let responseTooLarge = Code(rawValue: "responseTooLarge")
         /// A status the call does not expect, without an OAuth error.
-        case unexpectedResponse
+        public static let unexpectedResponse = Code(rawValue: "unexpectedResponse")
         /// A response body that is not what the call expects.
-        case invalidResponse
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
+
         // Authorization response (redirect)
         /// The callback does not address the redirect URI.
-        case redirectURIMismatch
+        public static let redirectURIMismatch = Code(rawValue: "redirectURIMismatch")
         /// A callback parameter appears twice.
-        case duplicateParameter
+        public static let duplicateParameter = Code(rawValue: "duplicateParameter")
         /// `state` is missing or wrong, or no authorization is pending.
-        case stateMismatch
+        public static let stateMismatch = Code(rawValue: "stateMismatch")
         /// The callback's `iss` is not the issuer (RFC 9207).
-        case authorizationIssuerMismatch
+        public static let authorizationIssuerMismatch = Code(rawValue: "authorizationIssuerMismatch")
         /// The callback lacks `iss` although the provider declares it.
-        case authorizationIssuerMissing
+        public static let authorizationIssuerMissing = Code(rawValue: "authorizationIssuerMissing")
         /// The callback has neither `code` nor `error`.
-        case missingAuthorizationCode
+        public static let missingAuthorizationCode = Code(rawValue: "missingAuthorizationCode")
         /// The user or the app cancelled the authorization.
-        case cancelled
+        public static let cancelled = Code(rawValue: "cancelled")
         /// The authorization agent failed with an error of its own (the browser could not be
         /// opened, for instance); the message names the error's type.
-        case authorizationAgentFailed
+        public static let authorizationAgentFailed = Code(rawValue: "authorizationAgentFailed")
+
         // OAuth 2.0 error responses (RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6)
         /// OAuth `access_denied`.
-        case accessDenied
+        public static let accessDenied = Code(rawValue: "accessDenied")
         /// OAuth `invalid_request`.
-        case invalidRequest
+        public static let invalidRequest = Code(rawValue: "invalidRequest")
         /// OAuth `unauthorized_client`.
-        case unauthorizedClient
+        public static let unauthorizedClient = Code(rawValue: "unauthorizedClient")
         /// OAuth `unsupported_response_type`.
-        case unsupportedResponseType
+        public static let unsupportedResponseType = Code(rawValue: "unsupportedResponseType")
         /// OAuth `invalid_scope`.
-        case invalidScope
+        public static let invalidScope = Code(rawValue: "invalidScope")
         /// OAuth `server_error`, or an HTTP 5xx.
-        case serverError
+        public static let serverError = Code(rawValue: "serverError")
         /// OAuth `temporarily_unavailable`.
-        case temporarilyUnavailable
+        public static let temporarilyUnavailable = Code(rawValue: "temporarilyUnavailable")
         /// OAuth `invalid_grant`.
-        case invalidGrant
+        public static let invalidGrant = Code(rawValue: "invalidGrant")
         /// OAuth `invalid_client`.
-        case invalidClient
+        public static let invalidClient = Code(rawValue: "invalidClient")
         /// OAuth `unsupported_grant_type`.
-        case unsupportedGrantType
+        public static let unsupportedGrantType = Code(rawValue: "unsupportedGrantType")
         /// OIDC `interaction_required`.
-        case interactionRequired
+        public static let interactionRequired = Code(rawValue: "interactionRequired")
         /// OIDC `login_required`.
-        case loginRequired
+        public static let loginRequired = Code(rawValue: "loginRequired")
         /// OIDC `consent_required`.
-        case consentRequired
+        public static let consentRequired = Code(rawValue: "consentRequired")
         /// Another OAuth `error` string; see ``SessionError/oauthError``.
-        case oauthError
+        public static let oauthError = Code(rawValue: "oauthError")
+
         // Bearer token errors (RFC 6750 §3.1)
         /// RFC 6750 `invalid_token`.
-        case invalidToken
+        public static let invalidToken = Code(rawValue: "invalidToken")
         /// RFC 6750 `insufficient_scope`.
-        case insufficientScope
+        public static let insufficientScope = Code(rawValue: "insufficientScope")
+
         // ID token (OIDC Core §3.1.3.7)
         /// The ID token is not a readable JWS or lacks a required claim.
-        case idTokenMalformed
+        public static let idTokenMalformed = Code(rawValue: "idTokenMalformed")
         /// A sign-in with `openid` returned no ID token.
-        case idTokenMissing
+        public static let idTokenMissing = Code(rawValue: "idTokenMissing")
         /// The ID token's `alg` is not RS256 or ES256.
-        case idTokenUnsupportedAlgorithm
+        public static let idTokenUnsupportedAlgorithm = Code(rawValue: "idTokenUnsupportedAlgorithm")
         /// No provider key matches the ID token's `kid`.
-        case idTokenUnknownKey
+        public static let idTokenUnknownKey = Code(rawValue: "idTokenUnknownKey")
         /// The ID token's signature does not verify.
-        case idTokenSignatureInvalid
+        public static let idTokenSignatureInvalid = Code(rawValue: "idTokenSignatureInvalid")
         /// The ID token's `iss` is not the issuer.
-        case idTokenIssuerMismatch
+        public static let idTokenIssuerMismatch = Code(rawValue: "idTokenIssuerMismatch")
         /// The ID token's `aud` lacks the client ID.
-        case idTokenAudienceMismatch
+        public static let idTokenAudienceMismatch = Code(rawValue: "idTokenAudienceMismatch")
         /// The ID token's `azp` is wrong or missing with several audiences.
-        case idTokenAuthorizedPartyMismatch
+        public static let idTokenAuthorizedPartyMismatch = Code(rawValue: "idTokenAuthorizedPartyMismatch")
         /// The ID token has expired.
-        case idTokenExpired
+        public static let idTokenExpired = Code(rawValue: "idTokenExpired")
         /// The ID token's `iat` is in the future.
-        case idTokenIssuedInFuture
+        public static let idTokenIssuedInFuture = Code(rawValue: "idTokenIssuedInFuture")
         /// The ID token's `nbf` is in the future.
-        case idTokenNotYetValid
+        public static let idTokenNotYetValid = Code(rawValue: "idTokenNotYetValid")
         /// The ID token's `nonce` is not the request's.
-        case idTokenNonceMismatch
+        public static let idTokenNonceMismatch = Code(rawValue: "idTokenNonceMismatch")
         /// A refreshed ID token names another subject.
-        case idTokenSubjectMismatch
+        public static let idTokenSubjectMismatch = Code(rawValue: "idTokenSubjectMismatch")
+
         // Session state
         /// There is no session.
-        case notAuthenticated
+        public static let notAuthenticated = Code(rawValue: "notAuthenticated")
         /// The session can no longer be used; it was cleared. Sign in again.
-        case reauthenticationRequired
+        public static let reauthenticationRequired = Code(rawValue: "reauthenticationRequired")
         /// The session ended while the operation ran.
-        case sessionEnded
+        public static let sessionEnded = Code(rawValue: "sessionEnded")
         /// UserInfo's `sub` is not the ID token's.
-        case userInfoSubjectMismatch
-        /// The permission center refused; see ``SessionError/permissionStatus``.
-        case permissionRequestFailed
+        public static let userInfoSubjectMismatch = Code(rawValue: "userInfoSubjectMismatch")
+
         // Storage and platform
         /// The token store could not read, write or delete.
-        case storageFailed
+        public static let storageFailed = Code(rawValue: "storageFailed")
         /// The stored session is unreadable or belongs to another client.
-        case storageCorrupt
+        public static let storageCorrupt = Code(rawValue: "storageCorrupt")
         /// The platform crypto library failed or a key is unusable.
-        case cryptoFailure
+        public static let cryptoFailure = Code(rawValue: "cryptoFailure")
+
+        /// The core's codes, in the order of the "Error codes" article.
+        public static let allCases: [Code] = [
+            .invalidConfiguration,
+            .notInitialized,
+            .alreadyInitialized,
+            .invalidDiscoveryDocument,
+            .issuerMismatch,
+            .unsupportedProviderFeature,
+            .cannotConnect,
+            .networkError,
+            .timeout,
+            .responseTooLarge,
+            .unexpectedResponse,
+            .invalidResponse,
+            .redirectURIMismatch,
+            .duplicateParameter,
+            .stateMismatch,
+            .authorizationIssuerMismatch,
+            .authorizationIssuerMissing,
+            .missingAuthorizationCode,
+            .cancelled,
+            .authorizationAgentFailed,
+            .accessDenied,
+            .invalidRequest,
+            .unauthorizedClient,
+            .unsupportedResponseType,
+            .invalidScope,
+            .serverError,
+            .temporarilyUnavailable,
+            .invalidGrant,
+            .invalidClient,
+            .unsupportedGrantType,
+            .interactionRequired,
+            .loginRequired,
+            .consentRequired,
+            .oauthError,
+            .invalidToken,
+            .insufficientScope,
+            .idTokenMalformed,
+            .idTokenMissing,
+            .idTokenUnsupportedAlgorithm,
+            .idTokenUnknownKey,
+            .idTokenSignatureInvalid,
+            .idTokenIssuerMismatch,
+            .idTokenAudienceMismatch,
+            .idTokenAuthorizedPartyMismatch,
+            .idTokenExpired,
+            .idTokenIssuedInFuture,
+            .idTokenNotYetValid,
+            .idTokenNonceMismatch,
+            .idTokenSubjectMismatch,
+            .notAuthenticated,
+            .reauthenticationRequired,
+            .sessionEnded,
+            .userInfoSubjectMismatch,
+            .storageFailed,
+            .storageCorrupt,
+            .cryptoFailure,
+        ]
     }
 
     /// What went wrong.
@@ -163,13 +249,15 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     public var oauthErrorDescription: String?
     /// The HTTP status of the response that caused the error, when there was a response.
     public var httpStatus: Int?
-    /// The permission center's `status_code`, for permission errors.
-    public var permissionStatus: PermissionResponseStatus?
+    /// The status a resource server's refusal named in its body, for errors of modules that talk
+    /// to one (the permission center's `status_code`, which SessionPermissions reads as
+    /// `permissionStatus`).
+    public var resourceStatus: String?
     /// A message written by SessionService for people debugging an integration. Never holds secrets.
     public var message: String
 
     /// Creates an error. `message` must not contain secrets; server strings belong in
-    /// `oauthError` / `oauthErrorDescription`.
+    /// `oauthError` / `oauthErrorDescription` / `resourceStatus`.
     public init(
         _ code: Code,
         process: Process,
@@ -177,7 +265,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         oauthError: String? = nil,
         oauthErrorDescription: String? = nil,
         httpStatus: Int? = nil,
-        permissionStatus: PermissionResponseStatus? = nil
+        resourceStatus: String? = nil
     ) {
         self.code = code
         self.process = process
@@ -185,7 +273,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         self.oauthError = oauthError
         self.oauthErrorDescription = oauthErrorDescription
         self.httpStatus = httpStatus
-        self.permissionStatus = permissionStatus
+        self.resourceStatus = resourceStatus
     }
 
     /// `code (process): message`, followed by the provider's error and description when present.

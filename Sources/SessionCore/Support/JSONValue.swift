@@ -56,7 +56,7 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
     public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
 
     /// Parses `data` as one JSON value, strictly (``StrictJSON``); nil when it is not such JSON.
-    static func parse(_ data: Data) -> JSONValue? {
+    package static func parse(_ data: Data) -> JSONValue? {
         try? StrictJSON.parse(data)
     }
 }

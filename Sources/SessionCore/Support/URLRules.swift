@@ -2,7 +2,7 @@ import Foundation
 
 /// URL rules shared by configuration and discovery: which hosts count as loopback, which
 /// endpoints may use plain HTTP, and how two URLs are compared for redirect matching.
-enum URLRules {
+package enum URLRules {
     /// True for `127.0.0.0/8`, `::1` and `localhost` (RFC 8252 §8.3 prefers the IP literals).
     static func isLoopback(host: String?) -> Bool {
         guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
@@ -12,7 +12,7 @@ enum URLRules {
     }
 
     /// True when `url` is https, or http on a loopback host.
-    static func isSecureEndpoint(_ url: URL) -> Bool {
+    package static func isSecureEndpoint(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
         return scheme == "https" || (scheme == "http" && isLoopback(host: url.host))
     }

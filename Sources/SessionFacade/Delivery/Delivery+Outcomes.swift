@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// Each operation's outcome as a delivery: which listener callback it is, and the completion.
 extension Delivery {

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// What kind of operation runs; ``SessionService/endSession(revokeTokens:completion:)`` and
 /// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
@@ -51,6 +52,8 @@ struct LineState {
     var queued = FIFO<QueuedOperation>()
     var running: RunningOperation?
     var client: SessionClient?
+    /// Where the permission operations go, as `initialize` was given.
+    var permissionCenter: PermissionCenterEndpoints?
     /// Why the last `initialize` failed, named in later `notInitialized` errors.
     var initializationFailure: SessionError?
 }

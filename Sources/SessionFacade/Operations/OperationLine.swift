@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 
 /// The operation line: operations run one at a time in call order (C4), each delivering its
 /// outcomes as one unit (C3), whatever thread called.
@@ -61,6 +62,17 @@ extension SessionService {
             return .success(try await body(client))
         } catch {
             return .failure(Self.sessionError(error, process: process))
+        }
+    }
+
+    /// As ``withClient(_:_:)``, on the permission center `initialize` was given.
+    func withPermissionCenter<T>(_ process: SessionError.Process, _ body: (PermissionCenter) async throws -> T) async -> Result<T, SessionError> {
+        let endpoints = line.withLock { $0.permissionCenter }
+        return await withClient(process) { client in
+            guard let endpoints else {
+                throw SessionError(.invalidConfiguration, process: process, message: "no permission-center endpoints are configured")
+            }
+            return try await body(PermissionCenter(client: client, endpoints: endpoints))
         }
     }
 

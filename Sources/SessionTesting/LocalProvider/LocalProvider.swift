@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import SessionCore
+import SessionPermissions
 
 /// A real OpenID provider on a loopback port, for end-to-end tests, samples and demos.
 ///
@@ -81,7 +82,8 @@ public final class LocalProvider: @unchecked Sendable {
         get throws { try PermissionCenterEndpoints(read: url(of: .permissionRead), write: url(of: .permissionWrite)) }
     }
 
-    /// A configuration for one of the provider's clients, with its permission center.
+    /// A configuration for one of the provider's clients (its permission center is
+    /// ``permissionCenter``).
     /// - Parameters:
     ///   - clientID: a registered client (default: the first one).
     ///   - redirectURI: one of the client's redirect URIs (default: its first).
@@ -94,7 +96,7 @@ public final class LocalProvider: @unchecked Sendable {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the local provider has no such client")
         }
         return try SessionConfiguration(issuer: issuer, clientID: client.id, redirectURI: redirect, scopes: scopes,
-                                        permissionCenter: permissionCenter, refreshLeeway: refreshLeeway)
+                                        refreshLeeway: refreshLeeway)
     }
 
     // MARK: Consent

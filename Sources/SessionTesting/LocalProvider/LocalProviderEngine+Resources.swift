@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import SessionCore
+import SessionPermissions
 
 /// UserInfo (OIDC Core §5.3), revocation (RFC 7009) and the netID-style permission center.
 extension LocalProviderEngine {

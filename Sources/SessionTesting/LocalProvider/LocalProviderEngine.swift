@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import SessionCore
+import SessionPermissions
 
 /// Answers the LocalProvider's HTTP requests: applies injected faults, logs, and routes to the
 /// endpoint handlers (in the `LocalProviderEngine+...` files).

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import SessionCore
+import SessionPermissions
 
 extension LocalProvider {
     /// How the provider is set up.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SessionCore
+@testable import SessionPermissions
 @testable import SessionLoopback
 import SessionTesting
 

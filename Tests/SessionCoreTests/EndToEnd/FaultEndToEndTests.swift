@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -55,8 +56,8 @@ final class FaultEndToEndTests: XCTestCase {
             await assertSessionError(code, process: process) {
                 switch endpoint {
                 case .userInfo: _ = try await harness.client.userInfo()
-                case .permissionRead: _ = try await harness.client.fetchPermissions()
-                default: _ = try await harness.client.updatePermissions(PermissionUpdate(idConsent: .invalid))
+                case .permissionRead: _ = try await harness.permissions().fetchPermissions()
+                default: _ = try await harness.permissions().updatePermissions(PermissionUpdate(idConsent: .invalid))
                 }
             }
             XCTAssertEqual(harness.stored, tokens, "\(fault) at \(endpoint)")

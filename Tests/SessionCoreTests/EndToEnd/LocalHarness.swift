@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -15,6 +16,11 @@ struct LocalHarness {
 
     func signIn(_ flow: AuthFlow = .loginPermission) async throws -> SessionTokens {
         try await client.signIn(flow: flow, agent: HeadlessUserAgent())
+    }
+
+    /// The provider's permission center, for this harness's client.
+    func permissions() throws -> PermissionCenter {
+        PermissionCenter(client: client, endpoints: try provider.permissionCenter)
     }
 
     /// Another client on the same provider, e.g. a later process.

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -80,7 +81,7 @@ final class LocalProviderBoundsTests: XCTestCase {
         try FileManager.default.removeItem(at: file)
         for _ in 0..<20 {
             _ = try await setup.client.userInfo()
-            _ = try await setup.client.fetchPermissions()
+            _ = try await PermissionCenter(client: setup.client, endpoints: setup.provider.permissionCenter).fetchPermissions()
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "reads did not write the file")
 

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionPermissions
 import SessionTesting
 import XCTest
 
@@ -47,16 +48,16 @@ final class SignInEndToEndTests: XCTestCase {
     func testPermissionsReadUpdateAndReadBack() async throws {
         let harness = try makeLocalHarness()
         _ = try await harness.signIn(.loginPermission)
-        let before = try await harness.client.fetchPermissions(identifiers: [.tagProtocolIdentifier, .synchronizationIdentifier])
+        let before = try await harness.permissions().fetchPermissions(identifiers: [.tagProtocolIdentifier, .synchronizationIdentifier])
         XCTAssertEqual(before.statusCode, .permissionsFound)
         XCTAssertEqual(before.privacySettings?.idConsent?.status, .valid)
         XCTAssertEqual(before.subjectIdentifiers, SubjectIdentifiers(tpId: "tpid-erika", syncId: "sync-erika"))
 
-        let identifiers = try await harness.client.updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CPtest"),
+        let identifiers = try await harness.permissions().updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CPtest"),
                                                                     identifiers: [.tagProtocolIdentifier])
         XCTAssertEqual(identifiers, SubjectIdentifiers(tpId: "tpid-erika"))
 
-        let after = try await harness.client.fetchPermissions()
+        let after = try await harness.permissions().fetchPermissions()
         XCTAssertEqual(after.privacySettings?.idConsent?.status, .invalid)
         XCTAssertEqual(after.privacySettings?.iabTcString?.value, "CPtest")
         XCTAssertNil(after.subjectIdentifiers, "no identifiers unless asked for")
@@ -68,7 +69,7 @@ final class SignInEndToEndTests: XCTestCase {
         let harness = try makeLocalHarness()
         let tokens = try await harness.signIn(.login)
         let error = await assertSessionError(.insufficientScope, process: .permissionRead) {
-            try await harness.client.fetchPermissions()
+            try await harness.permissions().fetchPermissions()
         }
         XCTAssertEqual(error?.permissionStatus, .tokenError)
         XCTAssertTrue(harness.provider.requests(to: .permissionRead).isEmpty, "without a permission token nothing is sent")
@@ -109,12 +110,12 @@ final class SignInEndToEndTests: XCTestCase {
         XCTAssertEqual(refused.status, 401)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"status_code":"TOKEN_ERROR"}"#)
 
-        _ = try await harness.client.fetchPermissions()
+        _ = try await harness.permissions().fetchPermissions()
         XCTAssertEqual(harness.provider.requests(to: .permissionRead).last?.authorization, "Bearer \(permissionToken)")
 
         // A refresh brings a new ID token with a new permission token, which is used from then on.
         harness.clock.advance(by: 3600)
-        _ = try await harness.client.fetchPermissions()
+        _ = try await harness.permissions().fetchPermissions()
         let refreshed = try XCTUnwrap(harness.stored)
         XCTAssertNotEqual(try refreshed.permissionToken, permissionToken)
         XCTAssertEqual(harness.provider.requests(to: .permissionRead).last?.authorization, "Bearer \(try refreshed.permissionToken)")
@@ -124,7 +125,7 @@ final class SignInEndToEndTests: XCTestCase {
         let harness = try makeLocalHarness()
         let tokens = try await harness.signIn(.permission)
         XCTAssertNil(tokens.idToken)
-        _ = try await harness.client.updatePermissions(PermissionUpdate(idConsent: .invalid))
+        _ = try await harness.permissions().updatePermissions(PermissionUpdate(idConsent: .invalid))
         XCTAssertEqual(harness.provider.requests(to: .permissionWrite).last?.authorization, "Bearer \(tokens.accessToken)")
     }
 
@@ -219,7 +220,7 @@ final class SignInEndToEndTests: XCTestCase {
         harness.provider.scriptConsent(.approveAs(subject: "max"))
         let tokens = try await harness.signIn(.loginPermission)
         XCTAssertEqual(tokens.subject, "max")
-        let error = await assertSessionError(.permissionRequestFailed) { try await harness.client.fetchPermissions() }
+        let error = await assertSessionError(.permissionRequestFailed) { try await harness.permissions().fetchPermissions() }
         XCTAssertEqual(error?.permissionStatus, .permissionsNotFound, "permission state is per subject")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SessionCore
+import SessionPermissions
 import SessionTesting
 
 /// An in-memory OpenID provider behind the HTTPTransport boundary: discovery, JWKS, authorize
@@ -68,14 +69,14 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
     /// The parameters of the last authorization request the agent saw.
     var lastAuthorization: [String: String] { lock.withLock { authorizeParameters } }
 
-    static func configuration(scopes: [String] = [], permissionCenter: Bool = true, skew: TimeInterval = 120) throws -> SessionConfiguration {
-        try SessionConfiguration(
-            issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
-            permissionCenter: permissionCenter
-                ? PermissionCenterEndpoints(read: URL(string: "https://op.example/permissions/read")!,
-                                            write: URL(string: "https://op.example/permissions/write")!)
-                : nil,
-            allowedClockSkew: skew)
+    static func configuration(scopes: [String] = [], skew: TimeInterval = 120) throws -> SessionConfiguration {
+        try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes, allowedClockSkew: skew)
+    }
+
+    /// The fake's permission center, for `client`'s session.
+    static func permissions(_ client: SessionClient) throws -> PermissionCenter {
+        PermissionCenter(client: client, endpoints: try PermissionCenterEndpoints(read: URL(string: "https://op.example/permissions/read")!,
+                                                                                  write: URL(string: "https://op.example/permissions/write")!))
     }
 
     // MARK: AuthorizationAgent

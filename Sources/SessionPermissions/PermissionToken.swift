@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 
 extension SessionTokens {
     /// The bearer token the permission center accepts, by netID's rule: the
@@ -15,9 +16,9 @@ extension SessionTokens {
             guard idToken != nil else { return accessToken }
             let claim = idTokenClaims["permission_management"]?.objectValue?["access_token"]?.stringValue
             guard let claim, !claim.isEmpty else {
-                throw SessionError(.insufficientScope, process: .permissionRead,
-                                   message: "the ID token carries no permission_management access token; sign in with a permission flow",
-                                   permissionStatus: .tokenError)
+                throw SessionError.permission(.insufficientScope, .permissionRead,
+                                              "the ID token carries no permission_management access token; sign in with a permission flow",
+                                              status: .tokenError)
             }
             return claim
         }

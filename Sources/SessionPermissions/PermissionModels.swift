@@ -1,44 +1,5 @@
 import Foundation
-
-/// Where the permission center lives (netID model: read and write are separate hosts).
-public struct PermissionCenterEndpoints: Sendable, Equatable {
-    /// `GET` endpoint returning the user's permissions.
-    public let read: URL
-    /// `POST` endpoint updating them.
-    public let write: URL
-
-    /// Creates the endpoints; both must be https (http only on loopback).
-    public init(read: URL, write: URL) throws {
-        guard URLRules.isSecureEndpoint(read), URLRules.isSecureEndpoint(write) else {
-            throw SessionError(.invalidConfiguration, process: .configuration,
-                               message: "permission-center endpoints must be https (http only on loopback)")
-        }
-        self.read = read
-        self.write = write
-    }
-
-    /// netID's production permission center.
-    public static let netID = PermissionCenterEndpoints(
-        unchecked: URL(string: "https://einwilligungsspeicher.netid.de/netid-user-status") ?? URL(fileURLWithPath: "/"),
-        write: URL(string: "https://einwilligen.netid.de/netid-permissions") ?? URL(fileURLWithPath: "/")
-    )
-
-    /// For the constant above, whose literals are valid https URLs.
-    private init(unchecked read: URL, write: URL) {
-        self.read = read
-        self.write = write
-    }
-
-    /// The vendor media types of the permission center's v2 API.
-    public enum MediaType {
-        /// Accept type of a permission read.
-        public static let userStatus = "application/vnd.netid.permission-center.netid-user-status-v2+json"
-        /// Content type of a permission write.
-        public static let permissions = "application/vnd.netid.permission-center.netid-permissions-v2+json"
-        /// Accept type of a permission write.
-        public static let subjectStatus = "application/vnd.netid.permission-center.netid-subject-status-v2+json"
-    }
-}
+import SessionCore
 
 /// Which pseudonymous identifiers the permission center should return.
 public enum IdentifierOption: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
@@ -48,7 +9,7 @@ public enum IdentifierOption: String, Sendable, Equatable, Hashable, CaseIterabl
 }
 
 /// The permission center's `status_code`. Unknown values decode as ``unknown``.
-public enum PermissionResponseStatus: String, Sendable, Equatable, CaseIterable, Codable {
+public enum PermissionCenterStatus: String, Sendable, Equatable, CaseIterable, Codable {
     /// The user has permissions; the response carries them.
     case permissionsFound = "PERMISSIONS_FOUND"
     /// The permission center holds no permissions for the user.
@@ -82,7 +43,7 @@ public enum PermissionResponseStatus: String, Sendable, Equatable, CaseIterable,
 
     /// Decodes a status string, mapping values this version does not know to ``unknown``.
     public init(from decoder: Decoder) throws {
-        self = PermissionResponseStatus(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .unknown
+        self = PermissionCenterStatus(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .unknown
     }
 }
 
@@ -157,14 +118,14 @@ public struct PrivacySettings: Sendable, Equatable, Codable {
 /// The answer to a permission read.
 public struct PermissionReadResponse: Sendable, Equatable, Codable {
     /// The center's `status_code`.
-    public var statusCode: PermissionResponseStatus
+    public var statusCode: PermissionCenterStatus
     /// The identifiers asked for (`subject_identifiers`).
     public var subjectIdentifiers: SubjectIdentifiers?
     /// The privacy settings (`netid_privacy_settings`).
     public var privacySettings: PrivacySettings?
 
     /// Creates a response.
-    public init(statusCode: PermissionResponseStatus, subjectIdentifiers: SubjectIdentifiers?, privacySettings: PrivacySettings?) {
+    public init(statusCode: PermissionCenterStatus, subjectIdentifiers: SubjectIdentifiers?, privacySettings: PrivacySettings?) {
         self.statusCode = statusCode; self.subjectIdentifiers = subjectIdentifiers; self.privacySettings = privacySettings
     }
 
@@ -190,7 +151,7 @@ public struct PermissionUpdate: Sendable, Equatable, Codable {
 
 /// The answer to a permission write.
 struct PermissionWriteResponse: Decodable {
-    var statusCode: PermissionResponseStatus?
+    var statusCode: PermissionCenterStatus?
     var subjectIdentifiers: SubjectIdentifiers?
 
     enum CodingKeys: String, CodingKey { case statusCode = "status_code", subjectIdentifiers = "subject_identifiers" }

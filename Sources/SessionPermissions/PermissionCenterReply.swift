@@ -1,6 +1,7 @@
 import Foundation
+import SessionCore
 
-/// How the core reads the permission center's answers: the body of a success, or the
+/// How the permission center's answers are read: the body of a success, or the
 /// `status_code` of a refusal. Every failure is a ``SessionError``.
 enum PermissionCenterReply {
     /// The permissions a read returned.
@@ -11,8 +12,8 @@ enum PermissionCenterReply {
         do {
             return try JSONDecoder().decode(PermissionReadResponse.self, from: response.body)
         } catch {
-            throw SessionError(.invalidResponse, process: .permissionRead, message: "permission read: the body is not a permission status",
-                               httpStatus: response.status, permissionStatus: .jsonParseError)
+            throw SessionError.permission(.invalidResponse, .permissionRead, "permission read: the body is not a permission status",
+                                          httpStatus: response.status, status: .jsonParseError)
         }
     }
 
@@ -24,17 +25,17 @@ enum PermissionCenterReply {
         do {
             return try JSONDecoder().decode(PermissionWriteResponse.self, from: response.body).subjectIdentifiers ?? SubjectIdentifiers()
         } catch {
-            throw SessionError(.invalidResponse, process: .permissionWrite, message: "permission write: the body is not a subject status",
-                               httpStatus: response.status, permissionStatus: .jsonParseError)
+            throw SessionError.permission(.invalidResponse, .permissionWrite, "permission write: the body is not a subject status",
+                                          httpStatus: response.status, status: .jsonParseError)
         }
     }
 
     /// A refusal: the body's `status_code` when it has one.
     static func refusal(_ response: HTTPResponse, process: SessionError.Process) -> SessionError {
         let status = JSONValue.parse(response.body)?.objectValue?["status_code"]?.stringValue
-            .map { PermissionResponseStatus(rawValue: $0) ?? .unknown }
-        return SessionError(.permissionRequestFailed, process: process,
-                            message: "\(process == .permissionRead ? "permission read" : "permission write"): the permission center refused the request",
-                            httpStatus: response.status, permissionStatus: status ?? .unknown)
+            .map { PermissionCenterStatus(rawValue: $0) ?? .unknown }
+        return SessionError.permission(.permissionRequestFailed, process,
+                                       "\(process == .permissionRead ? "permission read" : "permission write"): the permission center refused the request",
+                                       httpStatus: response.status, status: status ?? .unknown)
     }
 }
