@@ -3,7 +3,7 @@ import SessionWebAuthentication
 
 /// Which agent a legacy API shows its sign-in page with: the platform's default until the app
 /// sets one (nil included, which means the app opens the page itself).
-public enum AgentChoice: Sendable {
+package enum AgentChoice: Sendable {
     /// ``PlatformDefaults/authorizationAgent(presentingFrom:)``, shown from the view controller
     /// the legacy call names.
     case platformDefault
@@ -11,12 +11,12 @@ public enum AgentChoice: Sendable {
     case chosen((any AuthorizationAgent)?)
 
     /// What the legacy `authorizationAgent` property reads.
-    public var agent: (any AuthorizationAgent)? {
+    package var agent: (any AuthorizationAgent)? {
         agent(presentingFrom: nil)
     }
 
     /// The agent for a sign-in started from `anchor`.
-    public func agent(presentingFrom anchor: PresentationAnchor?) -> (any AuthorizationAgent)? {
+    package func agent(presentingFrom anchor: PresentationAnchor?) -> (any AuthorizationAgent)? {
         switch self {
         case .platformDefault: PlatformDefaults.authorizationAgent(presentingFrom: anchor)
         case .chosen(let agent): agent

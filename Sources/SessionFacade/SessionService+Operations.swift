@@ -20,18 +20,6 @@ extension SessionService {
         initialize(configuration: { configuration }, permissionCenter: permissionCenter, completion: completion)
     }
 
-    /// As ``initialize(_:permissionCenter:completion:)``, with the configuration built when the
-    /// operation runs: an error `configuration` throws is the outcome (`invalidConfiguration` for
-    /// anything that is not a ``SessionError``). Compat layers use it to keep a legacy
-    /// configuration's validation in call order.
-    public func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
-                           permissionCenter: PermissionCenterEndpoints? = nil,
-                           completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        enqueue(.initialize, .configuration, fail: { .initialization(.failure($0), completion) }) { [self] in
-            await runInitialize(configuration, permissionCenter, completion)
-        }
-    }
-
     /// Signs in for `flow` through `agent` (or the service's agent, or the external-resume path).
     ///
     /// Outcome: `didFinishAuthentication(accessToken)`, `didCancelAuthentication` when the user
@@ -133,23 +121,9 @@ extension SessionService {
         authorization.cancel()
     }
 
-    /// Ends the session in its turn (C4): after every operation called before it, which run as
-    /// usual, unlike ``endSession(revokeTokens:completion:)``, which jumps the queue (C7). For
-    /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
-    /// the completion gets true when there was a session to end, false when there was none.
-    public func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
-        enqueue(.endSession, .endSession, fail: { .endSession(.failure($0), completion) }) { [self] in
-            [.endSession(await withClient(.endSession) { client in
-                let hadSession = await client.tokens != nil
-                try await client.signOut(revokeTokens: revokeTokens)
-                return hadSession
-            }, completion)]
-        }
-    }
-
     // MARK: Operation bodies
 
-    private func runInitialize(_ configuration: @Sendable () throws -> SessionConfiguration,
+    func runInitialize(_ configuration: @Sendable () throws -> SessionConfiguration,
                                _ permissionCenter: PermissionCenterEndpoints?,
                                _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) async -> [Delivery] {
         func fail(_ error: Error) -> [Delivery] {

@@ -1,17 +1,10 @@
 import Foundation
 import SessionCore
 
-/// Calls for tests and the compat layers: ordered like operations (C4), reported to their
-/// completion handler only (or, for ``SessionService/enqueueCallback(_:)``, to nobody but the
-/// block itself).
+/// The token calls: ordered like operations (C4), reported to their completion handler only.
+/// Apps porting from netID, GrabID or Google Sign-In use them where the legacy SDK handed out or
+/// replaced tokens (MIGRATION.md).
 extension SessionService {
-    /// Whether an access token that expires at `expiresAt` is still fresh by the client's rule
-    /// (C8, ``SessionClient/isFresh(expiresAt:)``); false before a successful `initialize`.
-    /// Compat layers answer "is the token valid" with it.
-    public func isFresh(expiresAt: Date) -> Bool {
-        line.withLock { $0.client }?.isFresh(expiresAt: expiresAt) ?? false
-    }
-
     /// Marks the current access token as expired, so the next operation that needs it refreshes
     /// it first (C8), as netID's example app does to try the refresh path. See
     /// ``updateTokens(_:completion:)`` for how it is ordered and reported.
@@ -42,22 +35,6 @@ extension SessionService {
         completionOnly(completion) { try await $0.validTokens() }
     }
 
-    /// The session's tokens as stored, possibly expired, or nil without a session: no refresh,
-    /// no request. Ordered and reported like ``currentTokens(completion:)``; fails with
-    /// `notInitialized` before `initialize`.
-    public func storedTokens(completion: @escaping @Sendable (Result<SessionTokens?, SessionError>) -> Void) {
-        completionOnly(completion) { await $0.tokens }
-    }
-
-    /// Runs `body` on ``callbackQueue`` in call order (C4): after the outcomes of every operation
-    /// called before it, before those of every operation called after it. It is no operation: it
-    /// has no outcome, needs no `initialize`, and `endSession` does not drop it (C7). Compat
-    /// layers use it for callbacks a legacy SDK makes outside any operation.
-    public func enqueueCallback(_ body: @escaping @Sendable () -> Void) {
-        let delivery = Delivery(notify: { _ in }, complete: body)
-        enqueue(.deliveryOnly, .configuration, fail: { _ in delivery }) { [delivery] }
-    }
-
     /// Refreshes the tokens now, whatever their expiry; ordered and reported like
     /// ``currentTokens(completion:)``.
     public func refreshTokens(completion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
@@ -65,7 +42,7 @@ extension SessionService {
     }
 
     /// An ordered operation whose outcome goes to `completion` only.
-    private func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
+    func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
         enqueue(.tokenChange, .authentication, fail: { Delivery.completionOnly(.failure($0), completion) }) { [self] in
             [Delivery.completionOnly(await withClient(.authentication, work), completion)]

@@ -40,7 +40,7 @@ public final class SessionService: @unchecked Sendable {
     let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
     let transport: HTTPTransport
     /// The time source of the service and its client: compat layers judge token times with it.
-    public let clock: SessionClock
+    package let clock: SessionClock
     let logger: SessionLogger
     let defaultAgent: AuthorizationAgent?
 
@@ -100,7 +100,7 @@ public final class SessionService: @unchecked Sendable {
     /// The agent of the external-resume path, which an authorization without an agent uses: it
     /// hands the URL to ``authorizationURLHandler`` and waits for ``resumeSession(_:)``. Compat
     /// layers wrap it to see the request an authorization builds.
-    public var externalRedirectAgent: AuthorizationAgent { ResumeAgent(service: self) }
+    package var externalRedirectAgent: AuthorizationAgent { ResumeAgent(service: self) }
 
     /// Waits for `redirectURI` after handing `url` to the URL handler on the callback queue.
     func awaitRedirect(url: URL, redirectURI: URL) async throws -> URL {

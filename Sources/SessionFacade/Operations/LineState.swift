@@ -6,7 +6,7 @@ import SessionPermissions
 /// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
 enum OperationKind: Sendable {
     case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
-    /// No work: it only delivers (``SessionService/enqueueCallback(_:)``, an operation `endSession` ended).
+    /// No work: it only delivers (`enqueueCallback`, an operation `endSession` ended).
     case deliveryOnly
 
     /// Whether a waiting operation of this kind still runs when `endSession` jumps the queue (C7):
