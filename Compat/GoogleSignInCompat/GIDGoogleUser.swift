@@ -3,8 +3,7 @@ import SessionCore
 import SessionFacade
 
 /// The signed-in user's basic profile (from UserInfo, when `shouldFetchBasicProfile`).
-public final class GIDProfileData: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` of a Sendable value.
+public final class GIDProfileData: NSObject, Sendable {
     /// `email`.
     public let email: String!
     /// The full name.
@@ -41,9 +40,7 @@ public typealias GIDAuthenticationHandler = (GIDAuthentication?, Error?) -> Void
 public typealias GIDAccessTokenHandler = (String?, Error?) -> Void
 
 /// The user's tokens, which it can refresh.
-///
-/// `@unchecked Sendable` (an `NSObject` subclass): its only mutable state, `tokens`, is `Locked`.
-public final class GIDAuthentication: NSObject, @unchecked Sendable {
+public final class GIDAuthentication: NSObject, Sendable {
     private let tokens: Locked<SessionTokens>
     private let service: SessionService
 
@@ -72,13 +69,13 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
     /// Calls `handler` with tokens that are valid for at least the refresh leeway (refreshing
     /// first when needed), on the sign-in's callback queue.
     public func getTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
-        let callback = Handler(handler)
+        let callback = CallbackQueueBound(handler)
         service.currentTokens { [self] result in finish(result, callback) }
     }
 
     /// Refreshes the tokens now and calls `handler` on the sign-in's callback queue.
     public func refreshTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
-        let callback = Handler(handler)
+        let callback = CallbackQueueBound(handler)
         service.refreshTokens { [self] result in finish(result, callback) }
     }
 
@@ -94,20 +91,21 @@ public final class GIDAuthentication: NSObject, @unchecked Sendable {
         refreshTokensWithHandler { authentication, error in handler(authentication?.accessToken, error) }
     }
 
-    private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: Handler<(GIDAuthentication?, Error?) -> Void>) {
+    private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: CallbackQueueBound<(GIDAuthentication?, Error?) -> Void>) {
         switch result {
         case .success(let fresh):
             tokens.value = fresh
-            callback.body(self, nil)
+            callback.value(self, nil)
         case .failure(let error):
-            callback.body(nil, GIDSignInErrors.make(error))
+            callback.value(nil, GIDSignInErrors.make(error))
         }
     }
 }
 
 /// A signed-in user.
 public final class GIDGoogleUser: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let`; the classes it holds lock themselves.
+    // @unchecked Sendable: every stored property is a `let`; `grantedScopes` is `[Any]`, as
+    // GIDGoogleUser declares it, and holds only the granted scopes' strings.
     /// The user's ID (`sub`).
     public let userID: String!
     /// The basic profile, when `shouldFetchBasicProfile` was set.
@@ -132,12 +130,4 @@ public final class GIDGoogleUser: NSObject, @unchecked Sendable {
         hostedDomain = tokens.idTokenClaims["hd"]?.stringValue
         serverAuthCode = tokens.additionalParameters["server_code"]
     }
-}
-
-/// A legacy completion handler, which is not `Sendable`, carried to the callback queue.
-///
-/// `@unchecked Sendable`: the closure is only called on the callback queue.
-struct Handler<T>: @unchecked Sendable {
-    let body: T
-    init(_ body: T) { self.body = body }
 }

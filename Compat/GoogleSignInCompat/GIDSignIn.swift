@@ -20,7 +20,10 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// The shared instance.
     open class func sharedInstance() -> GIDSignIn! { shared }
 
-    private struct Settings {
+    /// `@unchecked Sendable`: the delegates are legacy objects, called only on the callback
+    /// queue; `scopes` is `[Any]` as GIDSignIn declares it and holds the strings the app set. The
+    /// settings are read and written only inside `state`'s lock.
+    private struct Settings: @unchecked Sendable {
         weak var delegate: GIDSignInDelegate?
         weak var uiDelegate: GIDSignInUIDelegate?
         weak var anchor: GIDPresentationAnchor?
@@ -39,7 +42,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var storeDirectory: URL?
     }
 
-    private struct State {
+    private struct State: Sendable {
         var settings = Settings()
         var user: GIDGoogleUser?
         var service: SessionService?

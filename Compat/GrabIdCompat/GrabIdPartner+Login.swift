@@ -36,14 +36,14 @@ extension GrabIdPartner {
             // and, without an agent, the login ends there, as GrabID's did once its page was shown.
             let observed = ObservedAuthorizationAgent(agent ?? entry.service.externalRedirectAgent) { request in
                 loginSession.begin(request)
-                state.withLock { _ in entry.loginPageOpen = true }
+                entry.withLock { $0.loginPageOpen = true }
                 if agent == nil { queue.async { done.call(nil) } }
             }
             entry.service.getAuthorization(flow: .login, agent: observed, tokensCompletion: { result in
                 if case .success(let tokens) = result { loginSession.adopt(tokens) }
-                let exchange = state.withLock { _ in
-                    defer { entry.pendingExchange = nil }
-                    return entry.pendingExchange
+                let exchange = entry.withLock { entryState in
+                    defer { entryState.pendingExchange = nil }
+                    return entryState.pendingExchange
                 }
                 let error = result.failure.map { state.cause($0, in: entry) }
                 exchange?.value(error.map { GrabIdPartnerError($0, domain: .exchangeToken) })
@@ -59,14 +59,15 @@ extension GrabIdPartner {
     public func exchangeToken(loginSession: LoginSession, url: URL, completion: @escaping (GrabIdPartnerError?) -> Void) {
         let done = GrabIdPartnerState.Completion(completion)
         // Registered before resuming, so that the login's end finds it.
-        let entry = state.withLock { values -> GrabIdPartnerState.Entry? in
-            guard let entry = values.entries[ObjectIdentifier(loginSession)], entry.session === loginSession,
-                  entry.pendingExchange == nil else { return nil }
-            entry.pendingExchange = done
-            return entry
+        let entry = state.withLock { $0.entries[ObjectIdentifier(loginSession)] }.flatMap { entry in
+            entry.withLock { entryState -> GrabIdPartnerState.Entry? in
+                guard entryState.session === loginSession, entryState.pendingExchange == nil else { return nil }
+                entryState.pendingExchange = done
+                return entry
+            }
         }
         guard let entry, entry.service.resumeSession(url) else {
-            if let entry { state.withLock { _ in entry.pendingExchange = nil } }
+            if let entry { entry.withLock { $0.pendingExchange = nil } }
             return deliver(done, GrabIdPartnerError(.securityValidationFailed, .exchangeToken))
         }
         loginSession.code = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value
@@ -80,13 +81,14 @@ extension GrabIdPartner {
 
     /// As ``loginCompleted(loginSession:)``, then calls `completion` on the callback queue.
     public func loginCompleted(loginSession: LoginSession, completion: (() -> Void)?) -> Bool {
-        let wasOpen = state.withLock { values -> Bool in
-            guard let entry = values.entries[ObjectIdentifier(loginSession)], entry.session === loginSession else { return false }
-            defer { entry.loginPageOpen = false }
-            return entry.loginPageOpen
-        }
+        let entry = state.withLock { $0.entries[ObjectIdentifier(loginSession)] }
+        let wasOpen = entry?.withLock { entryState -> Bool in
+            guard entryState.session === loginSession else { return false }
+            defer { entryState.loginPageOpen = false }
+            return entryState.loginPageOpen
+        } ?? false
         if let completion {
-            let closed = Unchecked(completion)
+            let closed = CallbackQueueBound(completion)
             callbackQueue.async { closed.value() }
         }
         return wasOpen

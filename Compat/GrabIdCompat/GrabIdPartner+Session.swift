@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 
 extension GrabIdPartner {
     /// What the session's ID token says. GrabID asked its token-info endpoint; here the token
@@ -22,7 +23,7 @@ extension GrabIdPartner {
         } else {
             outcome = (nil, GrabIdPartnerError(.invalidIdToken, .getIdTokenInfo))
         }
-        let result = Unchecked((completion, outcome))
+        let result = CallbackQueueBound((completion, outcome))
         callbackQueue.async { result.value.0(result.value.1.0, result.value.1.1) }
     }
 

@@ -86,8 +86,8 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     /// When nil, the file named by the environment variable `GRABID_PARTNER_SDK_CONFIG` (JSON or
     /// property list) is read, then the bundle's Info.plist.
     public var configuration: [String: Any]? {
-        get { state.withLock { $0.settings } }
-        set { state.withLock { $0.settings = newValue } }
+        get { state.withLock { $0.settings?.plist } }
+        set { state.withLock { $0.settings = newValue.map(GrabIdPartnerState.Settings.init(plist:)) } }
     }
 
     // MARK: Login sessions
@@ -98,7 +98,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     public func loadLoginSession(completion: @escaping (LoginSession?, GrabIdPartnerError?) -> Void) {
         let (session, error) = GrabIdConfiguration.load(explicit: configuration, bundle: bundle).map(GrabIdConfiguration.session(from:))
             ?? (nil, GrabIdPartnerError(.invalidConfiguration, .loadConfiguration))
-        let result = Unchecked((completion, session, error))
+        let result = CallbackQueueBound((completion, session, error))
         callbackQueue.async { result.value.0(result.value.1, result.value.2) }
     }
 
@@ -116,7 +116,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     /// no tokens either).
     func existingService(for session: LoginSession) -> SessionService? {
         state.withLock { values in
-            values.entries[ObjectIdentifier(session)].flatMap { $0.session === session ? $0.service : nil }
+            values.entries[ObjectIdentifier(session)].flatMap { $0.belongs(to: session) ? $0.service : nil }
         }
     }
 
@@ -125,8 +125,8 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     func entry(for session: LoginSession) -> GrabIdPartnerState.Entry {
         let id = ObjectIdentifier(session)
         let (entry, created) = state.withLock { values -> (GrabIdPartnerState.Entry, Bool) in
-            if let existing = values.entries[id], existing.session === session { return (existing, false) }
-            values.entries = values.entries.filter { $0.value.session != nil }
+            if let existing = values.entries[id], existing.belongs(to: session) { return (existing, false) }
+            values.entries = values.entries.filter { entry in entry.value.withLock { $0.session != nil } }
             let entry = GrabIdPartnerState.Entry(service: makeService(), session: session)
             values.entries[id] = entry
             return (entry, true)
@@ -136,7 +136,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
         entry.service.callbackQueue = callbackQueue
         entry.service.authorizationURLHandler = { url in state.withLock { $0.urlHandler }?(url) }
         entry.service.initialize(configuration: { try session.configuration() }) { result in
-            if case .failure(let error) = result { state.withLock { _ in entry.initializationError = error } }
+            if case .failure(let error) = result { entry.withLock { $0.initializationError = error } }
         }
         return entry
     }

@@ -90,7 +90,8 @@ public enum GrabIdPartnerErrorCode: Int, Sendable, CaseIterable {
 /// `SessionError` when SessionService produced it). As GrabID's, it is an `NSObject`, not a
 /// Swift `Error`.
 ///
-/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type, so apps can hand
+/// `@unchecked Sendable` (an open class, as GrabID declares it, which the compiler cannot check):
+/// every stored property is a `let` of a Sendable type, so apps can hand
 /// errors to another queue, as GrabID's example app does.
 open class GrabIdPartnerError: NSObject, @unchecked Sendable {
     /// The domain.

@@ -6,7 +6,8 @@ import SessionCore
 /// nonce), with the claim names GrabID's ID tokens use: `aud`, `svc`, `nbf`, `exp`, `iat`, `iss`,
 /// `jti`, `pid`, `sub`, `nonce`. A claim the provider does not issue leaves its field nil.
 ///
-/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type.
+/// `@unchecked Sendable` (an open class, as GrabID declares it, which the compiler cannot check):
+/// every stored property is a `let` of a Sendable type.
 open class IdTokenInfo: NSObject, NSCoding, @unchecked Sendable {
     /// `aud`: the client the token is for.
     public let audience: String?

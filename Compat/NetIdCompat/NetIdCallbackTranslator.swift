@@ -8,29 +8,30 @@ import SessionFacade
 ///
 /// The mapping follows netid-sdk-ios 1.2.0 (`NetIdService`, its managers and `Webservice`); where
 /// it departs, MIGRATION.md says so and why.
-///
-/// `@unchecked Sendable`: `listeners` is `Locked`; `onInitialization` is set once, by
-/// `NetIdService.init`, before the translator is registered.
-final class NetIdCallbackTranslator: SessionServiceDelegate, @unchecked Sendable {
+final class NetIdCallbackTranslator: SessionServiceDelegate, Sendable {
     /// Held strongly and never removed, duplicates included, as netID keeps its listeners.
-    private let listeners = Locked<[NetIdServiceDelegate]>([])
+    private let listeners = Locked<[CallbackQueueBound<NetIdServiceDelegate>]>([])
     /// Runs with each `initialize` outcome before the listeners hear of it.
-    var onInitialization: (@Sendable (SessionError?) -> Void)?
+    private let onInitialization: @Sendable (SessionError?) -> Void
+
+    init(onInitialization: @escaping @Sendable (SessionError?) -> Void) {
+        self.onInitialization = onInitialization
+    }
 
     func append(_ listener: NetIdServiceDelegate) {
-        listeners.withLock { $0.append(listener) }
+        listeners.withLock { $0.append(CallbackQueueBound(listener)) }
     }
 
     /// Makes `callback` on every listener, in registration order; nil makes none.
     func broadcast(_ callback: NetIdCallback?) {
         guard let callback else { return }
-        for listener in listeners.value { callback.deliver(to: listener) }
+        for listener in listeners.value { callback.deliver(to: listener.value) }
     }
 
     // MARK: SessionServiceDelegate
 
     func didFinishInitializationWithError(_ error: SessionError?) {
-        onInitialization?(error)
+        onInitialization(error)
         broadcast(Self.initialization(error))
     }
 

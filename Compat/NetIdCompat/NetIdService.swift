@@ -28,13 +28,14 @@ open class NetIdService: NSObject {
 
     /// The SessionService underneath, for code migrating call by call.
     public let service: SessionService
-    let translator = NetIdCallbackTranslator()
     let state = NetIdServiceState()
+    let translator: NetIdCallbackTranslator
 
     /// Creates a service on a SessionService of its own, as netID's `NetIdService()` does; a
     /// subclass's `init()` can call it.
     public override init() {
         service = SessionService()
+        translator = NetIdCallbackTranslator(onInitialization: { [state] error in state.settle(initializationError: error) })
         super.init()
         connect()
     }
@@ -42,12 +43,12 @@ open class NetIdService: NSObject {
     /// Creates a service on `service` (tests and apps with several services make their own).
     public init(service: SessionService) {
         self.service = service
+        translator = NetIdCallbackTranslator(onInitialization: { [state] error in state.settle(initializationError: error) })
         super.init()
         connect()
     }
 
     private func connect() {
-        translator.onInitialization = { [state] error in state.settle(initializationError: error) }
         service.registerListener(translator)
     }
 

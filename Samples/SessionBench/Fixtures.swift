@@ -72,11 +72,8 @@ func refreshRequests(_ provider: LocalProvider) -> Int {
 }
 
 /// Counts outcomes and reports the successes once all have arrived.
-/// `@unchecked Sendable`: `arrived` and `successes` are read and written only while holding `lock`.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var arrived = 0
-    private var successes = 0
+final class Tally: Sendable {
+    private let counts = Locked((arrived: 0, successes: 0))
     private let expected: Int
     private let done: @Sendable (Int) -> Void
 
@@ -86,10 +83,10 @@ final class Tally: @unchecked Sendable {
     }
 
     func record(success: Bool) {
-        let finished = lock.withLock { () -> Int? in
-            arrived += 1
-            if success { successes += 1 }
-            return arrived == expected ? successes : nil
+        let finished = counts.withLock { counts -> Int? in
+            counts.arrived += 1
+            if success { counts.successes += 1 }
+            return counts.arrived == expected ? counts.successes : nil
         }
         if let finished { done(finished) }
     }

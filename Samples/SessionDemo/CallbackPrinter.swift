@@ -6,10 +6,7 @@ import SessionFacade
 
 /// The demo's listener: prints every callback as it arrives, numbered, with the queue it ran on
 /// and a summary that never includes a token.
-///
-/// `@unchecked Sendable`: `count`, `errors` and `authentications` are read and written only
-/// while holding `lock`; callbacks arrive on the service's serial callback queue anyway.
-final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
+final class CallbackPrinter: SessionServiceDelegate, Sendable {
     static let queueLabel = "session-demo.callbacks"
     private static let queueKey = DispatchSpecificKey<String>()
 
@@ -20,51 +17,54 @@ final class CallbackPrinter: SessionServiceDelegate, @unchecked Sendable {
         return queue
     }
 
+    private struct Tally: Sendable {
+        var count = 0
+        var errors = 0
+        var authentications: [Result<Void, SessionError>] = []
+        var authenticationWaiter: CheckedContinuation<Result<Void, SessionError>, Never>?
+    }
+
     private let console: Console
-    private let lock = NSLock()
-    private var count = 0
-    private var errors = 0
-    private var authentications: [Result<Void, SessionError>] = []
-    private var authenticationWaiter: CheckedContinuation<Result<Void, SessionError>, Never>?
+    private let tally = Locked(Tally())
 
     init(console: Console) {
         self.console = console
     }
 
-    var callbackCount: Int { lock.withLock { count } }
-    var errorCount: Int { lock.withLock { errors } }
+    var callbackCount: Int { tally.withLock { $0.count } }
+    var errorCount: Int { tally.withLock { $0.errors } }
 
     /// Waits for the next authentication callback (the restore announced after `initialize`).
     func nextAuthentication() async -> Result<Void, SessionError> {
         await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Result<Void, SessionError>? in
-                if authentications.isEmpty {
-                    authenticationWaiter = continuation
+            let ready = tally.withLock { tally -> Result<Void, SessionError>? in
+                if tally.authentications.isEmpty {
+                    tally.authenticationWaiter = continuation
                     return nil
                 }
-                return authentications.removeFirst()
+                return tally.authentications.removeFirst()
             }
             if let ready { continuation.resume(returning: ready) }
         }
     }
 
     private func authenticated(_ result: Result<Void, SessionError>) {
-        let waiter = lock.withLock { () -> CheckedContinuation<Result<Void, SessionError>, Never>? in
-            guard let waiter = authenticationWaiter else {
-                authentications.append(result)
+        let waiter = tally.withLock { tally -> CheckedContinuation<Result<Void, SessionError>, Never>? in
+            guard let waiter = tally.authenticationWaiter else {
+                tally.authentications.append(result)
                 return nil
             }
-            authenticationWaiter = nil
+            tally.authenticationWaiter = nil
             return waiter
         }
         waiter?.resume(returning: result)
     }
 
     private func show(_ callback: String, _ summary: String, failed: Bool = false) {
-        let number = lock.withLock { () -> Int in
-            count += 1
-            if failed { errors += 1 }
-            return count
+        let number = tally.withLock { tally -> Int in
+            tally.count += 1
+            if failed { tally.errors += 1 }
+            return tally.count
         }
         let queue = DispatchQueue.getSpecific(key: Self.queueKey) ?? (Thread.isMainThread ? "main" : "another queue")
         // The summary quotes the provider (errors, claims, permission values): one line, no controls.

@@ -5,9 +5,8 @@ import Foundation
 /// terminal but the newlines the demo itself writes and its own colour codes: text from a provider
 /// or a redirect could otherwise retitle, clear or rewrite the terminal.
 ///
-/// `@unchecked Sendable`: `FileHandle` writes of whole lines are safe from any thread, and the
-/// properties never change.
-final class Console: @unchecked Sendable {
+/// Each line is one `FileHandle` write, which is safe from any thread.
+final class Console: Sendable {
     private let colour: Bool
 
     init() {

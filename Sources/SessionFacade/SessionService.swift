@@ -21,11 +21,7 @@ import SessionPermissions
 /// service.getAuthorization(flow: .login, agent: LoopbackBrowserAgent())
 /// service.fetchUserInfo { result in print(result) }
 /// ```
-///
-/// `@unchecked Sendable`: its mutable state lives in `Locked` values (the operation line, the
-/// callback queue, the URL handler) and in the listener registry, delivery line and external
-/// redirect, which lock their own.
-public final class SessionService: @unchecked Sendable {
+public final class SessionService: Sendable {
     /// The service most apps use.
     public static let shared = SessionService()
 

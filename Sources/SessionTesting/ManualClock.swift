@@ -2,22 +2,19 @@ import Foundation
 import SessionCore
 
 /// A ``SessionClock`` that stands still until a test moves it.
-///
-/// `@unchecked Sendable`: `current` is only read and written while holding `lock`.
-public final class ManualClock: SessionClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: SessionClock, Sendable {
+    private let current: Locked<Date>
 
     /// A clock showing `start` (default: now, rounded to whole seconds).
     public init(_ start: Date = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded())) {
-        current = start
+        current = Locked(start)
     }
 
     /// The time the clock shows.
-    public func now() -> Date { lock.withLock { current } }
+    public func now() -> Date { current.value }
 
     /// Moves the clock forward by `seconds`.
     public func advance(by seconds: TimeInterval) {
-        lock.withLock { current = current.addingTimeInterval(seconds) }
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }

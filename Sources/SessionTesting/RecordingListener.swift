@@ -22,18 +22,19 @@ public struct RecordedEvent: Sendable, Equatable, CustomStringConvertible {
 
 /// An ordered log of callbacks, shared by any number of ``RecordingListener``s and completion
 /// handlers, that a test can await.
-///
-/// `@unchecked Sendable`: `events` and `waiters` are read and written only while holding `lock`.
-public final class CallbackLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [RecordedEvent] = []
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+public final class CallbackLog: Sendable {
+    private struct State: Sendable {
+        var events: [RecordedEvent] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Locked(State())
 
     /// Creates an empty log.
     public init() {}
 
     /// Every event so far, in delivery order.
-    public var recorded: [RecordedEvent] { lock.withLock { events } }
+    public var recorded: [RecordedEvent] { state.withLock { $0.events } }
 
     /// The events as `receiver.callback(payload)` lines.
     public var transcript: [String] { recorded.map(\.description) }
@@ -47,19 +48,20 @@ public final class CallbackLog: @unchecked Sendable {
             group.addTask { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
             await group.next()
             group.cancelAll()
-            lock.withLock {
-                for waiter in waiters { waiter.continuation.resume() }
-                waiters.removeAll()
+            let waiting = state.withLock { state in
+                defer { state.waiters.removeAll() }
+                return state.waiters
             }
+            for waiter in waiting { waiter.continuation.resume() }
         }
         return recorded
     }
 
     private func reach(_ count: Int) async {
         await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Bool in
-                if events.count >= count { return true }
-                waiters.append((count, continuation))
+            let ready = state.withLock { state -> Bool in
+                if state.events.count >= count { return true }
+                state.waiters.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }
@@ -69,10 +71,11 @@ public final class CallbackLog: @unchecked Sendable {
     /// Appends an event; called on the queue the callback runs on.
     public func record(_ receiver: String, _ callback: String, _ payload: String) {
         let event = RecordedEvent(receiver: receiver, callback: callback, payload: payload, queue: Self.currentQueueLabel())
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            events.append(event)
-            let ready = waiters.filter { $0.count <= events.count }.map(\.continuation)
-            waiters.removeAll { $0.count <= events.count }
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.events.append(event)
+            let count = state.events.count
+            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
             return ready
         }
         ready.forEach { $0.resume() }

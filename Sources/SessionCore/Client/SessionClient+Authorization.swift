@@ -160,16 +160,13 @@ extension SessionClient {
 }
 
 /// The request an agent built during ``SessionClient/signIn(flow:agent:)``; an agent may build one.
-///
-/// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
-private final class StartedRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: AuthorizationRequest?
+private final class StartedRequest: Sendable {
+    private let stored = Locked<AuthorizationRequest?>(nil)
 
-    var request: AuthorizationRequest? { lock.withLock { stored } }
+    var request: AuthorizationRequest? { stored.value }
 
     func record(_ request: AuthorizationRequest) throws {
-        try lock.withLock {
+        try stored.withLock { stored in
             guard stored == nil else {
                 throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent built a second request")
             }

@@ -5,7 +5,7 @@ import Foundation
 /// `@unchecked Sendable` of a class holding a `Locked` needs no further argument.
 ///
 /// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
 

@@ -71,17 +71,15 @@ public final class URLSessionTransport: HTTPTransport {
 }
 
 /// The session delegate: collects each task's body under a cap and resumes its continuation once.
-/// `@unchecked Sendable`: every access to `states` happens while holding `lock`.
-private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private struct State {
+private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State: Sendable {
         var continuation: CheckedContinuation<HTTPResponse, Error>
         var followsRedirects: Bool
         var body = Data()
         var tooLarge = false
     }
 
-    private let lock = NSLock()
-    private var states: [ObjectIdentifier: State] = [:]
+    private let states = Locked<[ObjectIdentifier: State]>([:])
     private let maximumResponseSize: Int
 
     init(maximumResponseSize: Int) {
@@ -89,13 +87,13 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, Error>) {
-        lock.withLock { states[ObjectIdentifier(task)] = State(continuation: continuation, followsRedirects: followsRedirects) }
+        states.withLock { $0[ObjectIdentifier(task)] = State(continuation: continuation, followsRedirects: followsRedirects) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if response.expectedContentLength > Int64(maximumResponseSize) {
-            lock.withLock { states[ObjectIdentifier(dataTask)]?.tooLarge = true }
+            states.withLock { $0[ObjectIdentifier(dataTask)]?.tooLarge = true }
             completionHandler(.cancel)
             return
         }
@@ -103,7 +101,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow = lock.withLock { () -> Bool in
+        let overflow = states.withLock { states -> Bool in
             guard var state = states[ObjectIdentifier(dataTask)] else { return false }
             state.body.append(data)
             if state.body.count > maximumResponseSize {
@@ -118,17 +116,17 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let follow = lock.withLock { states[ObjectIdentifier(task)]?.followsRedirects ?? false }
+        let follow = states.withLock { $0[ObjectIdentifier(task)]?.followsRedirects ?? false }
         completionHandler(follow ? request : nil)
     }
 
     /// Ends `task`'s call with `error` before the task ever ran.
     func finish(_ task: URLSessionTask, throwing error: HTTPTransportError) {
-        lock.withLock { states.removeValue(forKey: ObjectIdentifier(task)) }?.continuation.resume(throwing: error)
+        states.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }?.continuation.resume(throwing: error)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let state = lock.withLock({ states.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        guard let state = states.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
         if state.tooLarge {
             state.continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         } else if let error {

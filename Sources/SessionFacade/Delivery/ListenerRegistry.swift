@@ -4,7 +4,10 @@ import SessionCore
 /// The registered listeners, held weakly, in registration order (rule C9). Listeners are only
 /// called on the callback queue, by the delivery line.
 final class ListenerRegistry: Sendable {
-    private struct Entry {
+    /// `@unchecked Sendable`: a listener is any object the app registers, not `Sendable`; the
+    /// entry is touched only inside the registry's `Locked`, and the listener it yields is called
+    /// only on the callback queue (C1), one delivery at a time.
+    private struct Entry: @unchecked Sendable {
         weak var listener: SessionServiceDelegate?
         let id: ObjectIdentifier
     }

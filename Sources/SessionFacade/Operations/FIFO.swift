@@ -40,3 +40,5 @@ struct FIFO<Element> {
         }
     }
 }
+
+extension FIFO: Sendable where Element: Sendable {}

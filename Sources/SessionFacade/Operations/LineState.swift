@@ -37,7 +37,7 @@ struct QueuedOperation: Sendable {
 }
 
 /// The operation in progress, and what was asked of it while it ran.
-struct RunningOperation {
+struct RunningOperation: Sendable {
     let kind: OperationKind
     /// Its task, for an authorization (the one task `cancelAuthorization` and `endSession` cancel).
     var task: Task<Void, Never>?
@@ -48,7 +48,7 @@ struct RunningOperation {
 }
 
 /// The operation line's state, behind the service's `line` lock.
-struct LineState {
+struct LineState: Sendable {
     var queued = FIFO<QueuedOperation>()
     var running: RunningOperation?
     var client: SessionClient?

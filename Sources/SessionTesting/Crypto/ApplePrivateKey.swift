@@ -10,7 +10,9 @@ import Security
 ///
 /// The key is `Locked`: made in `init`, used by one call at a time.
 package final class ApplePrivateKey: PrivateSigningKey {
-    private enum Key {
+    /// `@unchecked Sendable`: `SecKey` is an immutable CoreFoundation object; both keys are used
+    /// only inside the key's `Locked`, one call at a time.
+    private enum Key: @unchecked Sendable {
         case rsa(SecKey)
         case p256(P256.Signing.PrivateKey)
     }

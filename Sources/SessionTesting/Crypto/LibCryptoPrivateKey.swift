@@ -7,20 +7,29 @@ import SessionCore
 /// `Locked`: made in `init`, used by one signature at a time, freed in `deinit`.
 package final class LibCryptoPrivateKey: PrivateSigningKey {
     package let algorithm: JWSAlgorithm
-    private let key: Locked<OpaquePointer>
+    private let key: Locked<Handle>
+
+    /// The `EVP_PKEY`, which this object alone owns.
+    ///
+    /// `@unchecked Sendable`: the pointer is used only inside the key's `Locked`, one call at a
+    /// time, and freed once, in `deinit`.
+    private struct Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
 
     package init(algorithm: JWSAlgorithm) throws {
         self.algorithm = algorithm
-        key = Locked(try Self.generate(algorithm))
+        key = Locked(Handle(pointer: try Self.generate(algorithm)))
     }
 
     deinit {
-        key.withLock { EVP_PKEY_free($0) }
+        key.withLock { EVP_PKEY_free($0.pointer) }
     }
 
     package func publicKey() throws -> PublicKeyParameters {
-        try key.withLock { key in
-            switch algorithm {
+        try key.withLock { handle in
+            let key = handle.pointer
+            return switch algorithm {
             case .rs256:
                 .rsa(modulus: try Self.parameter(key, "n", width: nil), exponent: try Self.parameter(key, "e", width: nil))
             case .es256:
@@ -30,7 +39,7 @@ package final class LibCryptoPrivateKey: PrivateSigningKey {
     }
 
     package func sign(_ message: Data) throws -> Data {
-        let der = try key.withLock { try Self.digestSign(message, with: $0) }
+        let der = try key.withLock { try Self.digestSign(message, with: $0.pointer) }
         return algorithm == .es256 ? try Self.rawECDSA(der) : der
     }
 

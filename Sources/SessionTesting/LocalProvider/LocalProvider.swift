@@ -26,9 +26,7 @@ import SessionPermissions
 /// let client = SessionClient(configuration: try provider.configuration(), transport: URLSessionTransport())
 /// _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
 /// ```
-///
-/// `@unchecked Sendable`: the only mutable state lives in ``engine``, which locks it.
-public final class LocalProvider: @unchecked Sendable {
+public final class LocalProvider: Sendable {
     /// The issuer: `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.
     public let issuer: URL
     /// The options the provider started with.

@@ -5,24 +5,26 @@ import SessionPermissions
 
 /// Answers the LocalProvider's HTTP requests: applies injected faults, logs, and routes to the
 /// endpoint handlers (in the `LocalProviderEngine+...` files).
-///
-/// `@unchecked Sendable`: `state` and `issuerText` are read and written only while holding
-/// `lock`; the rest is immutable.
-final class LocalProviderEngine: @unchecked Sendable {
+final class LocalProviderEngine: Sendable {
     typealias Endpoint = LocalProvider.Endpoint
 
+    /// What the engine keeps: the provider's state, and its issuer and port once known.
+    private struct Inner: Sendable {
+        var state: LocalProviderState
+        var issuerText = ""
+        var port: UInt16 = 0
+    }
+
     let options: LocalProvider.Options
-    private let lock = NSLock()
-    private var state: LocalProviderState
-    private var issuerText = ""
-    private var port: UInt16 = 0
+    private let inner: Locked<Inner>
 
     init(options: LocalProvider.Options, key: SigningKey) {
         self.options = options
-        state = LocalProviderState(keys: LocalProviderKeyRing(key))
+        var state = LocalProviderState(keys: LocalProviderKeyRing(key))
         for user in options.users {
             state.permissions[user.subject] = user.permissions
         }
+        inner = Locked(Inner(state: state))
     }
 
     /// The state a previous run left in ``LocalProvider/Options/stateFile``, adopted; nil when
@@ -30,36 +32,36 @@ final class LocalProviderEngine: @unchecked Sendable {
     func restore() -> LocalProviderState.Persisted? {
         guard let file = options.stateFile, let data = try? Data(contentsOf: file),
               let persisted = try? JSONDecoder().decode(LocalProviderState.Persisted.self, from: data) else { return nil }
-        lock.withLock { state.adopt(persisted) }
+        inner.withLock { $0.state.adopt(persisted) }
         return persisted
     }
 
     /// Called once the port is known.
     func start(issuer: URL, port: UInt16) {
-        lock.withLock {
-            issuerText = issuer.absoluteString
-            self.port = port
-            save()
+        inner.withLock { inner in
+            inner.issuerText = issuer.absoluteString
+            inner.port = port
+            save(inner)
         }
     }
 
-    var issuer: String { lock.withLock { issuerText } }
+    var issuer: String { inner.withLock { $0.issuerText } }
 
     /// Runs `body` on the state while holding the lock, then saves it when there is a state file
     /// and what it keeps changed.
     func withState<T>(_ body: (inout LocalProviderState) throws -> T) rethrows -> T {
-        try lock.withLock {
-            guard options.stateFile != nil else { return try body(&state) }
-            let before = state.persisted(port: port)
-            defer { if state.persisted(port: port) != before { save() } }
-            return try body(&state)
+        try inner.withLock { inner in
+            guard options.stateFile != nil else { return try body(&inner.state) }
+            let before = inner.state.persisted(port: inner.port)
+            defer { if inner.state.persisted(port: inner.port) != before { save(inner) } }
+            return try body(&inner.state)
         }
     }
 
-    /// Writes the state file. Called while holding `lock`, so writes cannot overtake each other.
-    private func save() {
-        guard let file = options.stateFile, port != 0,
-              let data = try? JSONEncoder().encode(state.persisted(port: port)) else { return }
+    /// Writes the state file. Called while holding the lock, so writes cannot overtake each other.
+    private func save(_ inner: Inner) {
+        guard let file = options.stateFile, inner.port != 0,
+              let data = try? JSONEncoder().encode(inner.state.persisted(port: inner.port)) else { return }
         // It holds live tokens: readable by the owner only.
         if (try? data.write(to: file, options: .atomic)) != nil {
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
