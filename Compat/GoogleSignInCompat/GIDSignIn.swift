@@ -35,7 +35,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var serverClientID: String?
         var openIDRealm: String?
         var hostedDomain: String?
-        var issuer = URL(string: "https://accounts.google.com") ?? URL(fileURLWithPath: "/")
+        var issuer = URL(constant: "https://accounts.google.com")
         var redirectURI: URL?
         var agent = AgentChoice.platformDefault
         var urlHandler: (@Sendable (URL) -> Void)?

@@ -7,7 +7,7 @@ import SessionPermissions
 /// another provider, such as SessionTesting's LocalProvider.
 public struct NetIdConfig: Sendable {
     /// netID's broker, the issuer of the legacy SDK.
-    public static let netIdIssuer = URL(string: "https://broker.netid.de") ?? URL(fileURLWithPath: "/")
+    public static let netIdIssuer = URL(constant: "https://broker.netid.de")
 
     /// The client ID.
     public var clientId: String

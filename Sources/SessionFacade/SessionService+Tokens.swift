@@ -20,7 +20,7 @@ extension SessionService {
                              completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         completionOnly(completion) { client in
             guard let tokens = await client.tokens else {
-                throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+                throw SessionError.noSession(.authentication)
             }
             try await client.setTokens(change(tokens))
         }

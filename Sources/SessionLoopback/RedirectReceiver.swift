@@ -29,8 +29,7 @@ final class RedirectReceiver: @unchecked Sendable {
     init(redirectURI configured: URL) throws {
         guard var components = URLComponents(url: configured, resolvingAgainstBaseURL: false),
               components.scheme?.lowercased() == "http",
-              let host = components.host.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }),
-              host == "127.0.0.1" || host == "::1" else {
+              let bind = components.host.flatMap({ LoopbackHTTPServer.Host(rawValue: $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) }) else {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "a loopback browser agent needs an http redirect URI on 127.0.0.1 or [::1]")
         }
@@ -41,7 +40,7 @@ final class RedirectReceiver: @unchecked Sendable {
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         let server: LoopbackHTTPServer
         do {
-            server = try LoopbackHTTPServer(host: host == "::1" ? .ipv6 : .ipv4, port: UInt16(components.port ?? 0)) { [weak self] request in
+            server = try LoopbackHTTPServer(host: bind, port: UInt16(components.port ?? 0)) { [weak self] request in
                 guard let self else { return .respond(.text("Not found", status: 404)) }
                 // A page on another origin that resolves its own name to 127.0.0.1 (DNS rebinding)
                 // sends that name as Host: refused, and it consumes nothing.

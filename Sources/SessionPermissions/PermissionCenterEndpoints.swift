@@ -20,8 +20,8 @@ public struct PermissionCenterEndpoints: Sendable, Equatable {
 
     /// netID's production permission center.
     public static let netID = PermissionCenterEndpoints(
-        unchecked: URL(string: "https://einwilligungsspeicher.netid.de/netid-user-status") ?? URL(fileURLWithPath: "/"),
-        write: URL(string: "https://einwilligen.netid.de/netid-permissions") ?? URL(fileURLWithPath: "/")
+        unchecked: URL(constant: "https://einwilligungsspeicher.netid.de/netid-user-status"),
+        write: URL(constant: "https://einwilligen.netid.de/netid-permissions")
     )
 
     /// For the constant above, whose literals are valid https URLs.

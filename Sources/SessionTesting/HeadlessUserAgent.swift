@@ -106,7 +106,7 @@ public struct HeadlessUserAgent: AuthorizationAgent {
 
     private static func request(for submission: Submission, from page: URL) -> HTTPRequest {
         let target = URL(string: submission.url.relativeString, relativeTo: page)?.absoluteURL ?? submission.url
-        let encoded = FormURLEncoding.encode(submission.fields.map { ($0.name, $0.value) })
+        let encoded = FormEncoding.encode(submission.fields.map { ($0.name, $0.value) })
         var headers = submission.headers
         headers["Accept"] = "text/html"
         if submission.method.uppercased() == "GET" {

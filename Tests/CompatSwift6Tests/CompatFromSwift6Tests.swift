@@ -26,6 +26,12 @@ final class Swift6GoogleDelegate: NSObject, GIDSignInDelegate, Sendable {
 }
 
 final class CompatFromSwift6Tests: XCTestCase {
+    /// The legacy SDKs' default providers, written as constants (URL(constant:)).
+    func testTheDefaultProvidersAreTheLegacySDKs() {
+        XCTAssertEqual(NetIdConfig.netIdIssuer.absoluteString, "https://broker.netid.de")
+        XCTAssertEqual(GIDSignIn(transport: URLSessionTransport()).issuer.absoluteString, "https://accounts.google.com")
+    }
+
     func testEachCompatModuleWorksFromSwift6Code() async throws {
         let provider = try LocalProvider(clock: SystemClock())
         defer { provider.stop() }

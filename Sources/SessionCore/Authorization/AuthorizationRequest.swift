@@ -68,3 +68,22 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// The endpoint and flow, with every parameter value redacted.
     public var description: String { "AuthorizationRequest(\(flow.rawValue), \(Redaction.url(url)))" }
 }
+
+extension AuthorizationRequest {
+    /// Checks `callbackURL` as the response to this request, as
+    /// ``SessionClient/completeAuthorization(callbackURL:)`` checks it before exchanging its code:
+    /// redirect target, parameters, `state`, `iss` (RFC 9207), then `error` or `code`. Agents use
+    /// it to tell the user what the app will make of the redirect.
+    /// - Throws: the `SessionError` the sign-in will then end with (`accessDenied` when the user
+    ///   declined, `stateMismatch`, `authorizationIssuerMismatch`, another OAuth error, ...).
+    public func validateResponse(_ callbackURL: URL) throws {
+        _ = try AuthorizationResponse(callbackURL: callbackURL, request: self)
+    }
+
+    /// True when `url` addresses `redirectURI`: same scheme and host (ignoring case), same
+    /// effective port and the same path. Query and fragment are not compared. Agents use it to
+    /// recognise the redirect that ends an authorization.
+    public static func isResponse(_ url: URL, to redirectURI: URL) -> Bool {
+        AuthorizationResponse.matches(url, redirectURI: redirectURI)
+    }
+}

@@ -28,10 +28,3 @@ public struct PKCE: Sendable {
         Base64URL.encode(try PlatformCrypto.sha256(Data(verifier.utf8)))
     }
 }
-
-/// Single-use random values for `state` and `nonce`: 32 bytes from the system CSPRNG.
-enum RandomToken {
-    static func generate() throws -> String {
-        Base64URL.encode(try PlatformCrypto.randomBytes(32))
-    }
-}

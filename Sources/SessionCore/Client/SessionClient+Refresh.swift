@@ -14,7 +14,7 @@ extension SessionClient {
     ///   session can no longer be used (it is then cleared); refresh errors otherwise.
     public func validTokens() async throws -> SessionTokens {
         guard let tokens = current else {
-            throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+            throw SessionError.noSession(.authentication)
         }
         let now = clock.now()
         guard tokens.expires(within: configuration.refreshLeeway, of: now) else { return tokens }
@@ -48,7 +48,7 @@ extension SessionClient {
 
     private func performRefresh(onlyIfExpiring: Bool) async throws -> SessionTokens {
         guard let tokens = current else {
-            throw SessionError(.notAuthenticated, process: .authentication, message: "there is no session")
+            throw SessionError.noSession(.authentication)
         }
         if onlyIfExpiring, !tokens.expires(within: configuration.refreshLeeway, of: clock.now()) {
             return tokens

@@ -133,7 +133,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         case "https":
             guard let host = components.host, !host.isEmpty else { throw invalid("the https redirect URI has no host") }
         case "http":
-            guard let host = components.host, host != "localhost", URLRules.isLoopback(host: host) else {
+            guard URLRules.isLoopbackIPLiteral(host: components.host) else {
                 throw invalid("an http redirect URI must use a loopback IP literal such as 127.0.0.1 (RFC 8252 §7.3)")
             }
         default:

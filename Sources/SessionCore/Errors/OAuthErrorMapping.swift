@@ -31,12 +31,13 @@ struct OAuthErrorResponse: Equatable {
     var error: String
     var errorDescription: String?
 
-    /// Reads `{"error": ..., "error_description": ...}`; nil when the body is not such an object.
+    /// Reads `{"error": ..., "error_description": ...}`, strictly (``StrictJSON``); nil when the
+    /// body is not such an object.
     init?(json body: Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let error = object["error"] as? String, !error.isEmpty else { return nil }
+        guard let object = JSONValue.parse(body)?.objectValue,
+              let error = object["error"]?.stringValue, !error.isEmpty else { return nil }
         self.error = error
-        self.errorDescription = object["error_description"] as? String
+        self.errorDescription = object["error_description"]?.stringValue
     }
 
     init(error: String, errorDescription: String?) {

@@ -284,6 +284,11 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         return text
     }
 
+    /// The one error for a call that needs a session when there is none: `notAuthenticated`.
+    package static func noSession(_ process: Process) -> SessionError {
+        SessionError(.notAuthenticated, process: process, message: "there is no session")
+    }
+
     /// The same error attributed to another process.
     func `in`(_ process: Process) -> SessionError {
         var copy = self

@@ -3,10 +3,16 @@ import Foundation
 /// URL rules shared by configuration and discovery: which hosts count as loopback, which
 /// endpoints may use plain HTTP, and how two URLs are compared for redirect matching.
 package enum URLRules {
-    /// True for `127.0.0.0/8`, `::1` and `localhost` (RFC 8252 §8.3 prefers the IP literals).
-    static func isLoopback(host: String?) -> Bool {
-        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
-        if host == "localhost" || host == "::1" { return true }
+    /// True for `127.0.0.0/8`, `::1` and `localhost`: where an endpoint may use plain http.
+    package static func isLoopback(host: String?) -> Bool {
+        host?.lowercased() == "localhost" || isLoopbackIPLiteral(host: host)
+    }
+
+    /// True for an IP literal in `127.0.0.0/8` or `::1` (brackets allowed): what an http redirect
+    /// URI must name (RFC 8252 §7.3, §8.3: not `localhost`, which a resolver may send elsewhere).
+    package static func isLoopbackIPLiteral(host: String?) -> Bool {
+        guard let host = host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        if host == "::1" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
@@ -32,7 +38,7 @@ package enum URLRules {
     static func isLoopbackPortVariant(_ candidate: URL, of configured: URL) -> Bool {
         guard let configuredParts = URLComponents(url: configured, resolvingAgainstBaseURL: false),
               var candidateParts = URLComponents(url: candidate, resolvingAgainstBaseURL: false),
-              configuredParts.scheme?.lowercased() == "http", isLoopback(host: configuredParts.host),
+              configuredParts.scheme?.lowercased() == "http", isLoopbackIPLiteral(host: configuredParts.host),
               configuredParts.port == nil, candidateParts.port != nil else { return false }
         candidateParts.port = nil
         return Exact.equal(candidateParts.string, configuredParts.string)

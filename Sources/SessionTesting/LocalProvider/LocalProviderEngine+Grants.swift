@@ -22,7 +22,7 @@ extension LocalProviderEngine {
             if let state { pairs.append(("state", state)) }
             pairs.append(("iss", issuer))
             let separator = redirectURI.contains("?") ? "&" : "?"
-            return HTTPServerResponse(status: 302, headers: [("Location", redirectURI + separator + FormURLEncoding.encode(pairs))])
+            return HTTPServerResponse(status: 302, headers: [("Location", redirectURI + separator + FormEncoding.encode(pairs))])
         }
         func fail(_ error: String, _ description: String) -> HTTPServerResponse {
             redirect([("error", error), ("error_description", description)])
@@ -68,7 +68,7 @@ extension LocalProviderEngine {
             if registered.absoluteString == redirectURI { return true }
             guard var loose = URLComponents(string: redirectURI), requested.scheme == "http",
                   let allowed = URLComponents(url: registered, resolvingAgainstBaseURL: false),
-                  allowed.port == nil, allowed.host == "127.0.0.1" || allowed.host == "[::1]" else { return false }
+                  allowed.port == nil, URLRules.isLoopbackIPLiteral(host: allowed.host) else { return false }
             loose.port = nil
             return loose == allowed
         }

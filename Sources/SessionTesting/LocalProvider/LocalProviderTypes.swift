@@ -57,8 +57,8 @@ extension LocalProvider {
 
         /// `session-demo`, with `com.example.sessiondemo:/callback` and `http://127.0.0.1/callback`.
         public static let demo = Client(id: "session-demo", redirectURIs: [
-            URL(string: "com.example.sessiondemo:/callback") ?? URL(fileURLWithPath: "/"),
-            URL(string: "http://127.0.0.1/callback") ?? URL(fileURLWithPath: "/"),
+            URL(constant: "com.example.sessiondemo:/callback"),
+            URL(constant: "http://127.0.0.1/callback"),
         ])
     }
 

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The session in the token store: restored, replaced, persisted in order, ended.
+extension SessionClient {
+    /// Loads the stored session into memory and returns it; nil when nothing is stored.
+    /// The tokens are returned as stored, possibly expired; ``validTokens()`` refreshes them.
+    ///
+    /// A session stored while a refresh or a revocation was on its way
+    /// (``SessionTokens/inFlight``) is not restored: the app stopped before the answer, so the
+    /// refresh token may already be retired or revoked, and sending it again could make the
+    /// provider revoke the whole grant. It is removed from the store and nil is returned.
+    /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`).
+    public func restoreSession() async throws -> SessionTokens? {
+        let startGeneration = generation
+        var stored = try await store.load()
+        guard generation == startGeneration else { return nil }
+        if let interrupted = stored?.inFlight {
+            log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
+            try await endLocalSession(process: .configuration)
+            stored = nil
+        }
+        current = stored
+        if stored != nil { log(.info, "session restored from the store") }
+        return stored
+    }
+
+    /// Restores the stored session ready for use, as an app does at launch: loads it, then
+    /// refreshes it when the access token expires within the leeway (C8's rule).
+    /// - Returns: the session's tokens, or nil when nothing is stored.
+    /// - Throws: the errors of ``restoreSession()``; a refresh's errors (``validTokens()``), of
+    ///   which a refused refresh clears the store and is `reauthenticationRequired`.
+    public func restoreUsableSession() async throws -> SessionTokens? {
+        guard try await restoreSession() != nil else { return nil }
+        return try await validTokens()
+    }
+
+    /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
+    /// access token or to adopt tokens obtained elsewhere.
+    public func setTokens(_ tokens: SessionTokens) async throws {
+        try await persist(tokens, ifGeneration: generation)
+    }
+
+    /// Stores `tokens` without making them current, unless the session has ended since
+    /// `expected`: the marked copy saved before a refresh or revocation goes out, or the
+    /// unmarked one put back when it came to nothing.
+    /// - Throws: `sessionEnded`; `storageFailed` when the store cannot save.
+    func storeOnly(_ tokens: SessionTokens, ifGeneration expected: Int, process: SessionError.Process) async throws {
+        try await exclusively {
+            guard generation == expected else {
+                throw SessionError(.sessionEnded, process: process, message: "the session ended meanwhile")
+            }
+            do {
+                try await store.save(tokens)
+            } catch {
+                throw SessionError(.storageFailed, process: process, message: "the session could not be saved: \(Self.storeFailure(error))")
+            }
+        }
+    }
+
+    /// Saves `tokens` and makes them current, unless the session has ended since `expected`.
+    /// A failed save ends the session: the tokens that could not be saved are dropped, so an
+    /// old refresh token is never replayed.
+    func persist(_ tokens: SessionTokens, ifGeneration expected: Int) async throws {
+        try await exclusively {
+            guard generation == expected else {
+                throw SessionError(.sessionEnded, process: .authentication, message: "the session ended while tokens were being obtained")
+            }
+            do {
+                try await store.save(tokens)
+            } catch {
+                generation += 1
+                current = nil
+                log(.error, "the token store failed to save; a fresh sign-in is required")
+                do {
+                    try await store.clear()
+                } catch let clearing {
+                    // The store keeps what it held before (the previous session, whose refresh
+                    // token may already be spent); a later launch restores it and its first
+                    // refresh fails, which ends it there.
+                    log(.error, "the token store could not be cleared either (\(Self.storeFailure(clearing))); it still holds the session from before")
+                }
+                throw SessionError(.storageFailed, process: .authentication,
+                                   message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
+            }
+            current = tokens
+        }
+    }
+
+    /// Ends the session locally: memory first (so nothing started earlier can write back), then
+    /// the store.
+    func endLocalSession(process: SessionError.Process) async throws {
+        generation += 1
+        current = nil
+        do {
+            try await exclusively { try await store.clear() }
+        } catch {
+            throw SessionError(.storageFailed, process: process,
+                               message: "the stored session could not be deleted: \(Self.storeFailure(error))")
+        }
+    }
+
+    /// What a store error says, without trusting a foreign error's description to be free of secrets.
+    static func storeFailure(_ error: Error) -> String {
+        (error as? SessionError)?.message ?? "store error of type \(type(of: error))"
+    }
+
+    /// Runs `body` while no other store write runs; waiters are served in arrival order.
+    func exclusively<T>(_ body: () async throws -> T) async throws -> T {
+        if storeBusy {
+            await withCheckedContinuation { storeWaiters.append($0) }
+        } else {
+            storeBusy = true
+        }
+        defer {
+            if storeWaiters.isEmpty { storeBusy = false } else { storeWaiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+/// Single-use random values for `state` and `nonce`: 32 bytes from the system CSPRNG.
+enum RandomToken {
+    static func generate() throws -> String {
+        Base64URL.encode(try PlatformCrypto.randomBytes(32))
+    }
+}

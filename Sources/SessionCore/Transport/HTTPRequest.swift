@@ -1,0 +1,35 @@
+import Foundation
+
+/// An HTTP request as the core builds it.
+public struct HTTPRequest: Sendable, Equatable {
+    /// `GET` or `POST`.
+    public var method: String
+    /// The absolute URL.
+    public var url: URL
+    /// Header fields; names as sent.
+    public var headers: [String: String]
+    /// The body, if any.
+    public var body: Data?
+    /// Whether the transport may follow a 3xx redirect. Token and revocation calls set false.
+    public var followsRedirects: Bool
+
+    /// Creates a request.
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, followsRedirects: Bool = true) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.followsRedirects = followsRedirects
+    }
+
+    /// A form-encoded POST (`application/x-www-form-urlencoded`) that accepts JSON.
+    static func formPost(_ url: URL, _ parameters: [(String, String)], followsRedirects: Bool = false) -> HTTPRequest {
+        HTTPRequest(
+            method: "POST",
+            url: url,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(FormEncoding.encode(parameters).utf8),
+            followsRedirects: followsRedirects
+        )
+    }
+}

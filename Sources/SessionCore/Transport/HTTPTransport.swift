@@ -1,0 +1,12 @@
+import Foundation
+
+/// Sends HTTP requests for the core. Implement it to route traffic through your own stack or
+/// to fake the network in tests; ``URLSessionTransport`` is the default.
+///
+/// Implementations throw ``HTTPTransportError`` (any other error is treated as a network
+/// failure whose outcome at the server is unknown) and must not follow redirects when
+/// ``HTTPRequest/followsRedirects`` is false.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response, whatever its status.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
