@@ -12,7 +12,7 @@ extension SessionService {
     package func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
                            permissionCenter: PermissionCenterEndpoints? = nil,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        enqueue(.initialize, .configuration, fail: { .initialization(.failure($0), completion) }) { [self] in
+        enqueue(.initialize, fail: { .initialization(.failure($0), completion) }) { [self] in
             await runInitialize(configuration, permissionCenter, completion)
         }
     }
@@ -37,7 +37,7 @@ extension SessionService {
     /// layers use it for callbacks a legacy SDK makes outside any operation.
     package func enqueueCallback(_ body: @escaping @Sendable () -> Void) {
         let delivery = Delivery(notify: { _ in }, complete: body)
-        enqueue(.deliveryOnly, .configuration, fail: { _ in delivery }) { [delivery] }
+        enqueue(.deliveryOnly, fail: { _ in delivery }) { [delivery] }
     }
 
     /// Ends the session in its turn (C4): after every operation called before it, which run as
@@ -45,7 +45,7 @@ extension SessionService {
     /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
     /// the completion gets true when there was a session to end, false when there was none.
     package func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
-        enqueue(.endSession, .endSession, fail: { .endSession(.failure($0), completion) }) { [self] in
+        enqueue(.endSession, fail: { .endSession(.failure($0), completion) }) { [self] in
             [.endSession(await withClient(.endSession) { client in
                 let hadSession = await client.tokens != nil
                 try await client.signOut(revokeTokens: revokeTokens)

@@ -26,8 +26,9 @@ extension SessionService {
     /// or ``cancelAuthorization()`` cancelled, or `didFinishAuthenticationWithError`.
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
-        enqueue(.authorization, .authentication, fail: { .authentication(.failure($0), completion) }) { [self] in
-            [.authentication(await runAuthorization(flow: flow, agent: agent).map(\.accessToken), completion)]
+        let authorization = AuthorizationSession()
+        enqueue(.authorization, authorization: authorization, fail: { .authentication(.failure($0), completion) }) { [self] in
+            [.authentication(await runAuthorization(authorization, flow: flow, agent: agent).map(\.accessToken), completion)]
         }
     }
 
@@ -35,8 +36,9 @@ extension SessionService {
     /// for callers that need more than the access token. Listeners hear the same outcome.
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
-        enqueue(.authorization, .authentication, fail: { .authentication(.failure($0), tokensCompletion) }) { [self] in
-            [.authentication(await runAuthorization(flow: flow, agent: agent), tokensCompletion)]
+        let authorization = AuthorizationSession()
+        enqueue(.authorization, authorization: authorization, fail: { .authentication(.failure($0), tokensCompletion) }) { [self] in
+            [.authentication(await runAuthorization(authorization, flow: flow, agent: agent), tokensCompletion)]
         }
     }
 
@@ -46,7 +48,7 @@ extension SessionService {
     ///   and nothing changes; a second resume returns false.
     @discardableResult
     public func resumeSession(_ url: URL) -> Bool {
-        redirects.resume(url)
+        runningAuthorization?.resume(with: url) ?? false
     }
 
     /// Cancels the authorization in progress: it reports `didCancelAuthentication(cancelled)`
@@ -54,23 +56,13 @@ extension SessionService {
     /// - Returns: true when an authorization was in progress (its outcome is still to come).
     @discardableResult
     public func cancelAuthorization() -> Bool {
-        // The task is cancelled outside the lock: cancellation handlers run synchronously and lock too.
-        let task = line.withLock { state -> Task<Void, Never>? in
-            guard var current = state.running, current.kind == .authorization, !current.ending else { return nil }
-            current.cancelling = true
-            state.running = current
-            return current.task
-        }
-        guard let task else { return false }
-        redirects.cancel()
-        task.cancel()
-        return true
+        runningAuthorization?.cancel() ?? false
     }
 
     /// Fetches the UserInfo, refreshing the access token first when needed (C8).
     /// Outcome: `didFetchUserInfo` or `didFetchUserInfoWithError`.
     public func fetchUserInfo(completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)? = nil) {
-        enqueue(.userInfo, .userInfo, fail: { .userInfo(.failure($0), completion) }) { [self] in
+        enqueue(.userInfo, fail: { .userInfo(.failure($0), completion) }) { [self] in
             [.userInfo(await withClient(.userInfo) { try await $0.userInfo() }, completion)]
         }
     }
@@ -79,7 +71,7 @@ extension SessionService {
     /// Outcome: `didFetchPermissions` or `didFetchPermissionsWithError(status, error)`.
     public func fetchPermissions(identifiers: Set<IdentifierOption> = [],
                                  completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionRead, .permissionRead, fail: { .permissions(.failure($0), completion) }) { [self] in
+        enqueue(.permissionRead, fail: { .permissions(.failure($0), completion) }) { [self] in
             [.permissions(await withPermissionCenter(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }, completion)]
         }
     }
@@ -88,7 +80,7 @@ extension SessionService {
     /// Outcome: `didUpdatePermissions` or `didUpdatePermissionsWithError(status, error)`.
     public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = [],
                                   completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionWrite, .permissionWrite, fail: { .permissionUpdate(.failure($0), completion) }) { [self] in
+        enqueue(.permissionWrite, fail: { .permissionUpdate(.failure($0), completion) }) { [self] in
             [.permissionUpdate(await withPermissionCenter(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) },
                                completion)]
         }
@@ -100,25 +92,21 @@ extension SessionService {
     /// `didEndSessionWithError` (a failed revocation keeps the session). A waiting `initialize`
     /// still runs first, and the service stays initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let endOperation = QueuedOperation(kind: .endSession, process: .endSession, run: { [self] in
+        let endOperation = QueuedOperation(kind: .endSession, run: { [self] in
             [.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion)]
         }, fail: { .endSession(.failure($0), completion) })
         // One critical section: no operation called meanwhile can slip between the waiting ones
         // ending and this one taking its place.
-        let authorization = line.withLock { state -> Task<Void, Never>? in
+        let authorization = line.withLock { state -> AuthorizationSession? in
             // A waiting operation keeps its place and reports `sessionEnded` there, so outcomes stay
             // in call order; an initialize still runs (the service stays initialized).
             state.queued.update { $0.kind.survivesEndSession ? $0 : $0.ended() }
             state.queued.append(endOperation)
             defer { startNextLocked(&state) }
-            guard var current = state.running, current.kind == .authorization else { return nil }
-            current.ending = true
-            state.running = current
-            return current.task
+            return state.running?.authorization
         }
-        guard let authorization else { return }
-        redirects.cancel()
-        authorization.cancel()
+        // Outside the lock: ending it cancels its task, whose handlers may lock too.
+        authorization?.end(with: Self.sessionEnded(.authentication))
     }
 
     // MARK: Operation bodies
@@ -164,16 +152,14 @@ extension SessionService {
         return [.initialization(.success(()), completion)] + restored.announcement
     }
 
-    private func runAuthorization(flow: AuthFlow, agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
+    private func runAuthorization(_ authorization: AuthorizationSession, flow: AuthFlow,
+                                  agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
         let agent = agent ?? defaultAgent ?? externalRedirectAgent
-        let result = await withClient(.authentication) { try await $0.signIn(flow: flow, agent: agent) }
-        let state = line.withLock { $0.running }
-        if state?.ending == true { return .failure(Self.sessionEnded(.authentication)) }
-        if case .failure = result, state?.cancelling == true {
-            return .failure(SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
-        }
-        return result
+        return await withClient(.authentication) { try await authorization.run(on: $0, flow: flow, agent: agent).get() }
     }
+
+    /// The handle of the authorization that runs now, if one does.
+    var runningAuthorization: AuthorizationSession? { line.withLock { $0.running?.authorization } }
 }
 
 private extension Result where Success == SessionTokens?, Failure == SessionError {

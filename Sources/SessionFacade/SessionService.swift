@@ -30,7 +30,6 @@ public final class SessionService: Sendable {
     let listeners = ListenerRegistry()
     let deliveries: DeliveryLine
     /// The authorization waiting for ``resumeSession(_:)``, on the external-resume path.
-    let redirects = ExternalRedirect()
     private let queue = Locked(DispatchQueue.main)
     private let urlHandler = Locked<(@Sendable (URL) -> Void)?>(nil)
     let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
@@ -98,24 +97,24 @@ public final class SessionService: Sendable {
     /// layers wrap it to see the request an authorization builds.
     package var externalRedirectAgent: AuthorizationAgent { ResumeAgent(service: self) }
 
-    /// Waits for `redirectURI` after handing `url` to the URL handler on the callback queue.
-    func awaitRedirect(url: URL, redirectURI: URL) async throws -> URL {
-        try await redirects.wait(for: redirectURI) {
-            guard let handler = urlHandler.value else {
-                throw SessionError(.invalidConfiguration, process: .authentication,
-                                   message: "no agent was given and no authorizationURLHandler is set")
-            }
-            deliveries.enqueue([{ handler(url) }])
+    /// Hands `url` to the URL handler on the callback queue.
+    /// - Throws: `invalidConfiguration` when there is none.
+    func presentToURLHandler(_ url: URL) throws {
+        guard let handler = urlHandler.value else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "no agent was given and no authorizationURLHandler is set")
         }
+        deliveries.enqueue([{ handler(url) }])
     }
 }
 
-/// The external-resume path as an agent: shows the URL through the service and waits for
-/// ``SessionService/resumeSession(_:)``.
+/// The external-resume path as an agent: shows the URL through the service's URL handler and
+/// waits, in the running authorization's handle, for ``SessionService/resumeSession(_:)``.
 private struct ResumeAgent: AuthorizationAgent {
     let service: SessionService
 
     func authorize(url: URL, redirectURI: URL) async throws -> URL {
-        try await service.awaitRedirect(url: url, redirectURI: redirectURI)
+        guard let authorization = service.runningAuthorization else { throw SessionError.cancelled() }
+        return try await authorization.waitForRedirect(to: redirectURI) { try service.presentToURLHandler(url) }
     }
 }

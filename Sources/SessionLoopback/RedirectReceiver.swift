@@ -125,7 +125,7 @@ final class RedirectReceiver: @unchecked Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else {
-                throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
+                throw SessionError.cancelled()
             }
             return first
         }
@@ -141,7 +141,7 @@ final class RedirectReceiver: @unchecked Sendable {
                 if let ready {
                     continuation.resume(with: ready)
                 } else if Task.isCancelled {
-                    continuation.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+                    continuation.resume(throwing: SessionError.cancelled())
                 }
             }
         } onCancel: {
@@ -149,7 +149,7 @@ final class RedirectReceiver: @unchecked Sendable {
                 defer { waiter = nil }
                 return waiter
             }
-            waiting?.resume(throwing: SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled"))
+            waiting?.resume(throwing: SessionError.cancelled())
         }
     }
 

@@ -93,8 +93,7 @@ public struct HeadlessUserAgent: AuthorizationAgent {
                 let page = Page(url: next.url, status: response.status, body: String(decoding: response.body, as: UTF8.self),
                                 cookies: cookies.values)
                 guard let submission = try pageHandler?(page) else {
-                    throw SessionError(.cancelled, process: .authentication,
-                                       message: "headless agent: the provider showed a page with no way on, so the user closed it")
+                    throw SessionError.cancelled(detail: "the headless agent met a page with no way on, so the user closed it")
                 }
                 next = Self.request(for: submission, from: next.url)
             default:

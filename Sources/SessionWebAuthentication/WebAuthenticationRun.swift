@@ -45,7 +45,7 @@ package enum WebAuthenticationRun {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                 state.continuation = continuation
                 guard !Task.isCancelled else {
-                    state.finish(.failure(cancelled("the sign-in was cancelled before the page was shown")))
+                    state.finish(.failure(SessionError.cancelled(detail: "before the page was shown")))
                     return
                 }
                 do {
@@ -76,7 +76,7 @@ package enum WebAuthenticationRun {
             }
             switch SessionErrorCode(rawValue: reported.code) {
             case .canceledLogin:
-                return .failure(cancelled("the user closed the sign-in page"))
+                return .failure(SessionError.cancelled(detail: "the user closed the sign-in page"))
             case .presentationContextNotProvided, .presentationContextInvalid:
                 return .failure(agentFailed("the web authentication session has no window to show the page from"))
             case nil:
@@ -89,10 +89,6 @@ package enum WebAuthenticationRun {
                                          message: "the web authentication session returned a URL the redirect URI does not match"))
         }
         return .success(url)
-    }
-
-    private static func cancelled(_ why: String) -> SessionError {
-        SessionError(.cancelled, process: .authentication, message: why)
     }
 
     private static func agentFailed(_ why: String) -> SessionError {
@@ -116,7 +112,7 @@ package enum WebAuthenticationRun {
         /// Dismisses a showing session and ends the run as cancelled.
         func cancel() {
             let showing = session
-            finish(.failure(WebAuthenticationRun.cancelled("the sign-in was cancelled")))
+            finish(.failure(SessionError.cancelled()))
             showing?.cancel()
         }
     }

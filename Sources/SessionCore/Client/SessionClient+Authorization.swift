@@ -92,7 +92,7 @@ extension SessionClient {
             if let request = started.request { consumePending(request) }
             switch error {
             case let error as SessionError: throw error.in(.authentication)
-            case is CancellationError: throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled")
+            case is CancellationError: throw SessionError.cancelled()
             default:
                 throw SessionError(.authorizationAgentFailed, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
             }
@@ -101,7 +101,7 @@ extension SessionClient {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent returned without building a request")
         }
         guard Exact.equal(pending?.state, request.state) else {
-            throw SessionError(.cancelled, process: .authentication, message: "the authorization was cancelled or replaced")
+            throw SessionError.cancelled(detail: "or replaced by a newer one")
         }
         return try await completeAuthorization(callbackURL: callbackURL)
     }

@@ -284,6 +284,13 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         return text
     }
 
+    /// The one way `cancelled` is made: `what` (the authorization, by default) was cancelled, by
+    /// the user, the app or task cancellation; `detail` says how, when known.
+    package static func cancelled(_ process: Process = .authentication, _ what: String = "the authorization",
+                                  detail: String? = nil) -> SessionError {
+        SessionError(.cancelled, process: process, message: "\(what) was cancelled" + (detail.map { ": \($0)" } ?? ""))
+    }
+
     /// The one error for a call that needs a session when there is none: `notAuthenticated`.
     package static func noSession(_ process: Process) -> SessionError {
         SessionError(.notAuthenticated, process: process, message: "there is no session")

@@ -50,7 +50,7 @@ struct ProviderExchange: Sendable {
         case .responseTooLarge:
             SessionError(.responseTooLarge, process: process, message: "\(purpose): \(error.detail)")
         case .cancelled:
-            SessionError(.cancelled, process: process, message: "\(purpose): cancelled")
+            SessionError.cancelled(process, "the \(purpose) request")
         }
     }
 

@@ -9,6 +9,18 @@ enum OperationKind: Sendable {
     /// No work: it only delivers (`enqueueCallback`, an operation `endSession` ended).
     case deliveryOnly
 
+    /// The process its errors belong to.
+    var process: SessionError.Process {
+        switch self {
+        case .initialize, .deliveryOnly: .configuration
+        case .authorization, .tokenChange: .authentication
+        case .userInfo: .userInfo
+        case .permissionRead: .permissionRead
+        case .permissionWrite: .permissionWrite
+        case .endSession: .endSession
+        }
+    }
+
     /// Whether a waiting operation of this kind still runs when `endSession` jumps the queue (C7):
     /// an initialize (the service stays initialized), another sign-out, a plain delivery.
     var survivesEndSession: Bool {
@@ -23,7 +35,9 @@ enum OperationKind: Sendable {
 /// into (`sessionEnded` when `endSession` jumps the queue).
 struct QueuedOperation: Sendable {
     let kind: OperationKind
-    let process: SessionError.Process
+    /// The sign-in's handle, for an authorization: what `cancelAuthorization`, `resumeSession`
+    /// and `endSession` reach once it runs.
+    var authorization: AuthorizationSession?
     /// Does the work and returns what to deliver, in order, as one unit.
     let run: @Sendable () async -> [Delivery]
     /// The outcome when the operation is dropped with `error`.
@@ -31,20 +45,16 @@ struct QueuedOperation: Sendable {
 
     /// The same operation ended by `endSession` before it ran: in its place, it reports `sessionEnded`.
     func ended() -> QueuedOperation {
-        let outcome = fail(SessionService.sessionEnded(process))
-        return QueuedOperation(kind: .deliveryOnly, process: process, run: { [outcome] }, fail: fail)
+        let outcome = fail(SessionService.sessionEnded(kind.process))
+        return QueuedOperation(kind: .deliveryOnly, run: { [outcome] }, fail: fail)
     }
 }
 
-/// The operation in progress, and what was asked of it while it ran.
+/// The operation in progress.
 struct RunningOperation: Sendable {
     let kind: OperationKind
-    /// Its task, for an authorization (the one task `cancelAuthorization` and `endSession` cancel).
-    var task: Task<Void, Never>?
-    /// `endSession` was called: the outcome becomes `sessionEnded`.
-    var ending = false
-    /// `cancelAuthorization()` was called: a failure becomes `cancelled`.
-    var cancelling = false
+    /// The sign-in's handle, for an authorization.
+    let authorization: AuthorizationSession?
 }
 
 /// The operation line's state, behind the service's `line` lock.

@@ -6,10 +6,10 @@ import SessionPermissions
 /// outcomes as one unit (C3), whatever thread called.
 extension SessionService {
     /// Appends an operation and starts it when the line is idle.
-    func enqueue(_ kind: OperationKind, _ process: SessionError.Process, fail: @escaping @Sendable (SessionError) -> Delivery,
+    func enqueue(_ kind: OperationKind, authorization: AuthorizationSession? = nil, fail: @escaping @Sendable (SessionError) -> Delivery,
                  run: @escaping @Sendable () async -> [Delivery]) {
         line.withLock { state in
-            state.queued.append(QueuedOperation(kind: kind, process: process, run: run, fail: fail))
+            state.queued.append(QueuedOperation(kind: kind, authorization: authorization, run: run, fail: fail))
             startNextLocked(&state)
         }
     }
@@ -17,32 +17,26 @@ extension SessionService {
     /// Starts the next operation on a task of its own when none runs. Called while holding `line`.
     func startNextLocked(_ state: inout LineState) {
         guard let operation = Self.takeNext(&state) else { return }
-        state.running?.task = Task { [self] in await perform(operation) }
+        Task { [self] in await perform(operation) }
     }
 
     /// Makes the next waiting operation the running one, when none runs.
     private static func takeNext(_ state: inout LineState) -> QueuedOperation? {
         guard state.running == nil, let operation = state.queued.popFirst() else { return nil }
-        state.running = RunningOperation(kind: operation.kind)
+        state.running = RunningOperation(kind: operation.kind, authorization: operation.authorization)
         return operation
     }
 
     /// Runs `operation`, the running one, hands its outcomes to the delivery line, and goes on
     /// with the operations waiting behind it on the same task, which saves a task and a thread
-    /// hop per operation when calls come in faster than they complete. An authorization runs on
-    /// a task of its own, the one `cancelAuthorization()` and `endSession` cancel.
+    /// hop per operation when calls come in faster than they complete.
     private func perform(_ operation: QueuedOperation) async {
         var current = operation
         while true {
             let outcomes = await current.run()
-            let mayContinue = current.kind != .authorization && !Task.isCancelled
             let next = line.withLock { state -> QueuedOperation? in
                 deliveries.enqueue(outcomes.map { $0.block(listeners: listeners) })
                 state.running = nil
-                guard mayContinue, state.queued.first?.kind != .authorization else {
-                    startNextLocked(&state)
-                    return nil
-                }
                 return Self.takeNext(&state)
             }
             guard let next else { return }
@@ -85,7 +79,7 @@ extension SessionService {
     static func sessionError(_ error: Error, process: SessionError.Process) -> SessionError {
         switch error {
         case let error as SessionError: error
-        case is CancellationError: SessionError(.cancelled, process: process, message: "the operation was cancelled")
+        case is CancellationError: SessionError.cancelled(process, "the operation")
         default: SessionError(.unexpectedResponse, process: process, message: "failed with \(type(of: error))")
         }
     }
