@@ -149,6 +149,11 @@ extension SessionService {
         } catch {
             restored = .failure(Self.sessionError(error, process: .authentication))
         }
+        // C15, from here on (the restore's own outcome says what became of a stored session):
+        // events are heard as they happen, so before the outcome of the operation that caused them.
+        await created.setEventHandler { [deliveries, listeners] event in
+            deliveries.enqueue([Delivery.event(event).block(listeners: listeners)])
+        }
         return [.initialization(.success(()), completion)] + restored.announcement
     }
 

@@ -31,6 +31,11 @@ public protocol SessionServiceDelegate: AnyObject {
     func didEndSession()
     /// `endSession` failed (for instance the revocation was refused); local state is kept.
     func didEndSessionWithError(_ error: SessionError)
+    /// The session's tokens were refreshed, during whichever operation needed them (C15).
+    func didRefreshSession(_ accessToken: String)
+    /// The session ended without `endSession` (a refused refresh, an expired token without a
+    /// refresh token, a store that could not save), during whichever operation met it (C15).
+    func didLoseSession(_ error: SessionError)
 }
 
 extension SessionServiceDelegate {
@@ -58,4 +63,8 @@ extension SessionServiceDelegate {
     public func didEndSession() {}
     /// Does nothing.
     public func didEndSessionWithError(_ error: SessionError) {}
+    /// Does nothing.
+    public func didRefreshSession(_ accessToken: String) {}
+    /// Does nothing.
+    public func didLoseSession(_ error: SessionError) {}
 }

@@ -177,4 +177,8 @@ public final class RecordingListener: SessionServiceDelegate, Sendable {
     public func didEndSession() { record("didEndSession") }
     /// Records the error code.
     public func didEndSessionWithError(_ error: SessionError) { record("didEndSessionWithError", CallbackLog.summary(of: error)) }
+    /// Records `didRefreshSession(token)` (never the token itself).
+    public func didRefreshSession(_ accessToken: String) { record("didRefreshSession", "token") }
+    /// Records the error code.
+    public func didLoseSession(_ error: SessionError) { record("didLoseSession", CallbackLog.summary(of: error)) }
 }

@@ -65,40 +65,48 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertEqual(facade.authorizedRequestPaths(after: before), ["/userinfo", "/permissions/read", "/userinfo"], "one operation at a time, in call order")
     }
 
-    func testAnExpiredTokenIsRefreshedBeforeTheOperation_C8() async throws {
+    func testAnExpiredTokenIsRefreshedBeforeTheOperation_C8_C15() async throws {
         let facade = try await signedIn()
         let before = facade.provider.requestLog.count
+        let signedInEvents = facade.log.recorded.count
         facade.clock.advance(by: 3600)
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
-        _ = await facade.log.waitForEvents(6)
-        XCTAssertEqual(facade.transcript(after: 4), ["A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)"])
+        _ = await facade.log.waitForEvents(signedInEvents + 3)
+        // C15: the refresh is heard before the outcome of the operation that needed it.
+        XCTAssertEqual(facade.transcript(after: signedInEvents),
+                       ["A.didRefreshSession(token)", "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)"])
         // An hour on, the key set has outlived its lifetime too: the refreshed ID token's check fetches it again.
         XCTAssertEqual(facade.provider.requestLog.dropFirst(before).map(\.path), ["/token", "/jwks", "/userinfo"])
     }
 
-    func testExpireAccessTokenIsOrderedAndReportedOnlyToItsCompletion_C4_C8() async throws {
+    func testExpireAccessTokenIsOrderedAndReportedOnlyToItsCompletion_C4_C8_C15() async throws {
         let facade = try makeFacade()
         facade.service.expireAccessToken(completion: facade.log.completion("expireAccessToken"))
         _ = await facade.log.waitForEvents(1)
         await facade.initialize()
         await facade.signIn()
+        let signedInEvents = facade.log.recorded.count
         facade.service.expireAccessToken(completion: facade.log.completion("expireAccessToken"))
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
-        _ = await facade.log.waitForEvents(8)
+        _ = await facade.log.waitForEvents(signedInEvents + 4)
         XCTAssertEqual(facade.log.transcript.first, "completion.expireAccessToken(notInitialized)")
-        XCTAssertEqual(facade.transcript(after: 5), [
-            "completion.expireAccessToken(success)", "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
+        XCTAssertEqual(facade.transcript(after: signedInEvents), [
+            "completion.expireAccessToken(success)", "A.didRefreshSession(token)", "A.didFetchUserInfo(sub=erika)",
+            "completion.fetchUserInfo(sub=erika)",
         ])
         XCTAssertEqual(facade.provider.requestLog.suffix(2).map(\.path), ["/token", "/userinfo"], "the expired token was refreshed first")
     }
 
-    func testARefusedRefreshFailsTheOperationAndClearsTheSession_C8() async throws {
+    func testARefusedRefreshFailsTheOperationAndClearsTheSession_C8_C15() async throws {
         let facade = try await signedIn()
+        let signedInEvents = facade.log.recorded.count
         facade.clock.advance(by: 3600)
         facade.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
-        _ = await facade.log.waitForEvents(6)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        _ = await facade.log.waitForEvents(signedInEvents + 3)
+        // C15: the loss is heard before the outcome of the operation that met it.
+        XCTAssertEqual(facade.transcript(after: signedInEvents), [
+            "A.didLoseSession(reauthenticationRequired)",
             "A.didFetchUserInfoWithError(reauthenticationRequired)", "completion.fetchUserInfo(reauthenticationRequired)",
         ])
         let stored = try await facade.store.load()

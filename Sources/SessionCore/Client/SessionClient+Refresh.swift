@@ -21,8 +21,10 @@ extension SessionClient {
         if tokens.refreshToken == nil {
             guard tokens.expires(within: 0, of: now) else { return tokens }
             try await endLocalSession(process: .authentication)
-            throw SessionError(.reauthenticationRequired, process: .authentication,
-                               message: "the access token has expired and there is no refresh token")
+            let error = SessionError(.reauthenticationRequired, process: .authentication,
+                                     message: "the access token has expired and there is no refresh token")
+            emit(.sessionLost(error))
+            throw error
         }
         // Callers that saw the old tokens may reach the flight after it landed: only refresh
         // again if what is current by then still needs it.
@@ -97,6 +99,7 @@ extension SessionClient {
             throw try await abandonSession(after: error, ifGeneration: startGeneration)
         }
         try await persist(refreshed, ifGeneration: startGeneration)
+        emit(.tokensRefreshed(refreshed))
         log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
         return refreshed
     }
@@ -104,13 +107,15 @@ extension SessionClient {
     /// Clears the session after a refresh that was refused or whose outcome is unknown, and
     /// returns the `reauthenticationRequired` error to throw (keeping the provider's strings).
     private func abandonSession(after cause: SessionError, ifGeneration expected: Int) async throws -> SessionError {
-        if generation == expected {
+        let wasCurrent = generation == expected
+        if wasCurrent {
             try await endLocalSession(process: .authentication)
         }
         log(.warning, "refresh failed (\(cause.code.rawValue)); the session was cleared")
         var error = cause
         error.code = .reauthenticationRequired
         error.message = "refresh failed (\(cause.code.rawValue): \(cause.message)); sign in again"
+        if wasCurrent { emit(.sessionLost(error)) }
         return error
     }
 }

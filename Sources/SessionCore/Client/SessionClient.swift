@@ -32,6 +32,8 @@ public actor SessionClient {
     /// Bumped whenever the session ends, so work started before cannot write tokens back.
     var generation = 0
     let refreshFlight = SingleFlight<SessionTokens>()
+    /// Hears the session's ``SessionEvent``s.
+    var eventHandler: (@Sendable (SessionEvent) -> Void)?
     var storeBusy = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
 

@@ -68,6 +68,7 @@ extension SessionClient {
             do {
                 try await store.save(tokens)
             } catch {
+                let hadSession = current != nil
                 generation += 1
                 current = nil
                 log(.error, "the token store failed to save; a fresh sign-in is required")
@@ -79,8 +80,10 @@ extension SessionClient {
                     // refresh fails, which ends it there.
                     log(.error, "the token store could not be cleared either (\(Self.storeFailure(clearing))); it still holds the session from before")
                 }
-                throw SessionError(.storageFailed, process: .authentication,
-                                   message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
+                let failure = SessionError(.storageFailed, process: .authentication,
+                                           message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
+                if hadSession { emit(.sessionLost(failure)) }
+                throw failure
             }
             current = tokens
         }

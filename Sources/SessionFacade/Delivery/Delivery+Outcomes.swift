@@ -74,4 +74,12 @@ extension Delivery {
         }
         return Delivery(notify: notify, complete: completing(completion, with: result))
     }
+
+    /// A ``SessionEvent``: listeners only, no completion (C15).
+    static func event(_ event: SessionEvent) -> Delivery {
+        switch event {
+        case .tokensRefreshed(let tokens): Delivery(notify: { $0.didRefreshSession(tokens.accessToken) }, complete: nil)
+        case .sessionLost(let error): Delivery(notify: { $0.didLoseSession(error) }, complete: nil)
+        }
+    }
 }

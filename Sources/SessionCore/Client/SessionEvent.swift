@@ -1,0 +1,27 @@
+import Foundation
+
+/// What happened to a client's session on its own, whichever call caused it: the events an app
+/// hears to keep its state in step (as AppAuth's state-change delegate and okta's refresh
+/// notifications). A sign-in or a sign-out the app asked for is not one: the call reports it.
+public enum SessionEvent: Sendable {
+    /// The tokens were refreshed (and saved): the new ones.
+    case tokensRefreshed(SessionTokens)
+    /// The session ended without a sign-out: a refresh the provider refused or whose outcome is
+    /// unknown, an expired access token without a refresh token, or a store that could not save
+    /// new tokens. The error says which; the session is cleared in memory and in the store.
+    case sessionLost(SessionError)
+}
+
+extension SessionClient {
+    /// Sets the function that hears ``SessionEvent``s (nil: none). It is called on the client,
+    /// synchronously, as each event happens — before the call that caused it returns — so it
+    /// must return quickly and must not call back into the client; hand the event on instead.
+    public func setEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+        eventHandler = handler
+    }
+
+    /// Tells the event handler, if any.
+    func emit(_ event: SessionEvent) {
+        eventHandler?(event)
+    }
+}
