@@ -23,8 +23,7 @@ final class AuthorizationOrderTests: XCTestCase {
         let facade = try makeFacade()
         await facade.initialize()
         facade.service.getAuthorization(flow: .loginPermission, agent: HeadlessUserAgent(), completion: facade.log.completion("getAuthorization"))
-        _ = await facade.log.waitForEvents(4)
-        XCTAssertEqual(facade.transcript(after: 2), ["A.didFinishAuthentication(token)", "completion.getAuthorization(token)"])
+        await facade.assertTranscript(after: FacadeHarness.initialized, ["A.didFinishAuthentication(token)", "completion.getAuthorization(token)"])
         assertOnCallbackQueue(facade.log)
     }
 
@@ -33,8 +32,7 @@ final class AuthorizationOrderTests: XCTestCase {
         await facade.initialize()
         facade.provider.scriptConsent(.deny)
         facade.service.getAuthorization(agent: HeadlessUserAgent(), completion: facade.log.completion("getAuthorization"))
-        _ = await facade.log.waitForEvents(4)
-        XCTAssertEqual(facade.transcript(after: 2), [
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
             "A.didFinishAuthenticationWithError(accessDenied)", "completion.getAuthorization(accessDenied)",
         ])
     }
@@ -47,8 +45,7 @@ final class AuthorizationOrderTests: XCTestCase {
         let facade = try makeFacade()
         await facade.initialize()
         facade.service.getAuthorization(agent: Failing(), completion: facade.log.completion("getAuthorization"))
-        _ = await facade.log.waitForEvents(4)
-        XCTAssertEqual(facade.transcript(after: 2), [
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
             "A.didFinishAuthenticationWithError(authorizationAgentFailed)", "completion.getAuthorization(authorizationAgentFailed)",
         ])
     }
@@ -60,8 +57,7 @@ final class AuthorizationOrderTests: XCTestCase {
         facade.service.getAuthorization(completion: facade.log.completion("getAuthorization"))
         _ = await urls.next()
         facade.service.cancelAuthorization()
-        _ = await facade.log.waitForEvents(5)
-        XCTAssertEqual(facade.transcript(after: 2), [
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
             "handler.authorizationURL()",
             "A.didCancelAuthentication(cancelled)", "completion.getAuthorization(cancelled)",
         ])
@@ -84,8 +80,7 @@ final class AuthorizationOrderTests: XCTestCase {
         XCTAssertFalse(facade.service.resumeSession(URL(string: "https://example.com/callback")!), "a foreign URL")
         XCTAssertTrue(facade.service.resumeSession(callback))
         XCTAssertFalse(facade.service.resumeSession(callback), "the same URL a second time")
-        _ = await facade.log.waitForEvents(5)
-        XCTAssertEqual(facade.transcript(after: 2), [
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
             "handler.authorizationURL()", "A.didFinishAuthentication(token)", "completion.getAuthorization(token)",
         ])
         XCTAssertEqual(facade.provider.requests(to: .token).count, 1)
@@ -100,8 +95,7 @@ final class AuthorizationOrderTests: XCTestCase {
         let url = try XCTUnwrap(next)
         let callback = try await HeadlessUserAgent().authorize(url: url, redirectURI: facade.configuration.redirectURI)
         XCTAssertTrue(facade.service.resumeSession(callback))
-        _ = await facade.log.waitForEvents(5)
-        XCTAssertEqual(facade.transcript(after: 3), [
+        await facade.assertTranscript(after: FacadeHarness.initialized + 1, [
             "A.didFinishAuthenticationWithError(accessDenied)", "completion.getAuthorization(accessDenied)",
         ])
     }
@@ -110,8 +104,7 @@ final class AuthorizationOrderTests: XCTestCase {
         let facade = try makeFacade()
         await facade.initialize()
         facade.service.getAuthorization(completion: facade.log.completion("getAuthorization"))
-        _ = await facade.log.waitForEvents(4)
-        XCTAssertEqual(facade.transcript(after: 2), [
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
             "A.didFinishAuthenticationWithError(invalidConfiguration)", "completion.getAuthorization(invalidConfiguration)",
         ])
     }

@@ -38,8 +38,7 @@ final class CompatHookTests: XCTestCase {
         facade.service.enqueueCallback { log.record("callback", "queued", "") }
         facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
         facade.service.endSession(completion: log.completion("endSession"))
-        _ = await log.waitForEvents(4 + 9)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
             "A.didFetchPermissionsWithError(UNKNOWN, sessionEnded)", "completion.fetchPermissions(sessionEnded)",
             "callback.queued()",
@@ -97,8 +96,7 @@ final class CompatHookTests: XCTestCase {
         facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
         facade.service.endSessionInTurn(completion: log.completion("endSessionInTurn"))
         facade.service.endSessionInTurn(completion: log.completion("endSessionInTurn"))
-        _ = await log.waitForEvents(4 + 8)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
             "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
             "A.didEndSession()", "completion.endSessionInTurn(true)",
@@ -116,8 +114,7 @@ final class CompatHookTests: XCTestCase {
         var iterator = urls.makeAsyncIterator()
         _ = await iterator.next()
         XCTAssertTrue(facade.service.cancelAuthorization())
-        _ = await facade.log.waitForEvents(4)
-        XCTAssertEqual(facade.transcript(after: 2), ["A.didCancelAuthentication(cancelled)", "completion.getAuthorization(cancelled)"])
+        await facade.assertTranscript(after: FacadeHarness.initialized, ["A.didCancelAuthentication(cancelled)", "completion.getAuthorization(cancelled)"])
         XCTAssertFalse(facade.service.cancelAuthorization())
     }
 }

@@ -49,6 +49,18 @@ struct FacadeHarness {
         }.map(\.path)
     }
 
+    /// Where a scenario's transcript starts: after ``initialize()`` (its listener callback and
+    /// completion), and after ``signIn()`` too.
+    static let initialized = 2
+    static let signedIn = initialized + 2
+
+    /// Waits until `expected.count` events follow the first `count` (10 s guard), then asserts
+    /// they are `expected`: the expected transcript says how many events to wait for.
+    func assertTranscript(after count: Int, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) async {
+        _ = await log.waitForEvents(count + expected.count)
+        XCTAssertEqual(transcript(after: count), expected, file: file, line: line)
+    }
+
     /// The transcript lines after the first `count`.
     func transcript(after count: Int) -> [String] { Array(log.transcript.dropFirst(count)) }
 

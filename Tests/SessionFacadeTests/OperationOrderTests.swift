@@ -22,8 +22,7 @@ final class OperationOrderTests: XCTestCase {
         facade.service.fetchPermissions(identifiers: [.tagProtocolIdentifier], completion: log.completion("fetchPermissions"))
         facade.service.updatePermissions(PermissionUpdate(idConsent: .invalid), identifiers: [.tagProtocolIdentifier],
                                          completion: log.completion("updatePermissions"))
-        _ = await log.waitForEvents(10)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
             "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
             "A.didUpdatePermissions(tpid=tpid-erika)", "completion.updatePermissions(tpid=tpid-erika)",
@@ -40,8 +39,7 @@ final class OperationOrderTests: XCTestCase {
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
         facade.service.updatePermissions(PermissionUpdate(idConsent: .valid), completion: log.completion("updatePermissions"))
-        _ = await log.waitForEvents(10)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfoWithError(serverError)", "completion.fetchUserInfo(serverError)",
             "A.didFetchPermissionsWithError(TOKEN_ERROR, permissionRequestFailed)", "completion.fetchPermissions(permissionRequestFailed)",
             "A.didUpdatePermissionsWithError(TAPP_NOT_ALLOWED, permissionRequestFailed)", "completion.updatePermissions(permissionRequestFailed)",
@@ -56,8 +54,7 @@ final class OperationOrderTests: XCTestCase {
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
-        _ = await log.waitForEvents(10)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
             "A.didFetchPermissions(PERMISSIONS_FOUND)", "completion.fetchPermissions(PERMISSIONS_FOUND)",
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
@@ -127,14 +124,13 @@ final class OperationOrderTests: XCTestCase {
         facade.service.fetchPermissions(completion: log.completion("fetchPermissions"))
         facade.service.endSession(completion: log.completion("endSession"))
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
-        _ = await log.waitForEvents(14)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFinishAuthenticationWithError(sessionEnded)", "completion.getAuthorization(sessionEnded)",
             "A.didFetchUserInfoWithError(sessionEnded)", "completion.fetchUserInfo(sessionEnded)",
             "A.didFetchPermissionsWithError(UNKNOWN, sessionEnded)", "completion.fetchPermissions(sessionEnded)",
             "A.didEndSession()", "completion.endSession(success)",
             "A.didFetchUserInfoWithError(notAuthenticated)", "completion.fetchUserInfo(notAuthenticated)",
-        ], "after didEndSession the service stays initialized, without a session")
+        ]) // after didEndSession the service stays initialized, without a session
         let stored = try await facade.store.load()
         XCTAssertNil(stored)
         XCTAssertFalse(facade.service.resumeSession(facade.configuration.redirectURI), "the ended authorization no longer waits")
@@ -147,8 +143,7 @@ final class OperationOrderTests: XCTestCase {
         facade.service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
         facade.service.currentTokens(completion: log.completion("currentTokens"))
         facade.service.endSession(completion: log.completion("endSession"))
-        _ = await log.waitForEvents(9)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
             "completion.currentTokens(sessionEnded)",
             "A.didEndSession()", "completion.endSession(success)",
@@ -161,8 +156,7 @@ final class OperationOrderTests: XCTestCase {
         facade.provider.inject(.status(503), at: .revocation)
         facade.service.endSession(revokeTokens: true, completion: facade.log.completion("endSession"))
         facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
-        _ = await facade.log.waitForEvents(8)
-        XCTAssertEqual(facade.transcript(after: 4), [
+        await facade.assertTranscript(after: FacadeHarness.signedIn, [
             "A.didEndSessionWithError(serverError)", "completion.endSession(serverError)",
             "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)",
         ])
@@ -175,8 +169,7 @@ final class OperationOrderTests: XCTestCase {
         let loaded = try await facade.store.load()
         let tokens = try XCTUnwrap(loaded)
         facade.service.endSession(revokeTokens: true, completion: facade.log.completion("endSession"))
-        _ = await facade.log.waitForEvents(6)
-        XCTAssertEqual(facade.transcript(after: 4), ["A.didEndSession()", "completion.endSession(success)"])
+        await facade.assertTranscript(after: FacadeHarness.signedIn, ["A.didEndSession()", "completion.endSession(success)"])
         XCTAssertFalse(facade.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)))
         let after = try await facade.store.load()
         XCTAssertNil(after)
