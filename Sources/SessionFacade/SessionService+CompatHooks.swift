@@ -45,12 +45,12 @@ extension SessionService {
     /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
     /// the completion gets true when there was a session to end, false when there was none.
     package func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
-        enqueue(.endSession, fail: { .endSession(.failure($0), completion) }) { [self] in
-            [.endSession(await withClient(.endSession) { client in
+        enqueue(.endSession, outcome: { .endSession($0, completion) }) { [self] in
+            await withClient(.endSession) { client in
                 let hadSession = await client.tokens != nil
                 try await client.signOut(revokeTokens: revokeTokens)
                 return hadSession
-            }, completion)]
+            }
         }
     }
 }

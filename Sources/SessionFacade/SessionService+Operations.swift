@@ -27,8 +27,8 @@ extension SessionService {
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, fail: { .authentication(.failure($0), completion) }) { [self] in
-            [.authentication(await runAuthorization(authorization, flow: flow, agent: agent).map(\.accessToken), completion)]
+        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
+            await runAuthorization(authorization, flow: flow, agent: agent).map(\.accessToken)
         }
     }
 
@@ -37,8 +37,8 @@ extension SessionService {
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, fail: { .authentication(.failure($0), tokensCompletion) }) { [self] in
-            [.authentication(await runAuthorization(authorization, flow: flow, agent: agent), tokensCompletion)]
+        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
+            await runAuthorization(authorization, flow: flow, agent: agent)
         }
     }
 
@@ -62,8 +62,8 @@ extension SessionService {
     /// Fetches the UserInfo, refreshing the access token first when needed (C8).
     /// Outcome: `didFetchUserInfo` or `didFetchUserInfoWithError`.
     public func fetchUserInfo(completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)? = nil) {
-        enqueue(.userInfo, fail: { .userInfo(.failure($0), completion) }) { [self] in
-            [.userInfo(await withClient(.userInfo) { try await $0.userInfo() }, completion)]
+        enqueue(.userInfo, outcome: { .userInfo($0, completion) }) { [self] in
+            await withClient(.userInfo) { try await $0.userInfo() }
         }
     }
 
@@ -71,8 +71,8 @@ extension SessionService {
     /// Outcome: `didFetchPermissions` or `didFetchPermissionsWithError(status, error)`.
     public func fetchPermissions(identifiers: Set<IdentifierOption> = [],
                                  completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionRead, fail: { .permissions(.failure($0), completion) }) { [self] in
-            [.permissions(await withPermissionCenter(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }, completion)]
+        enqueue(.permissionRead, outcome: { .permissions($0, completion) }) { [self] in
+            await withPermissionCenter(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }
         }
     }
 
@@ -80,9 +80,8 @@ extension SessionService {
     /// Outcome: `didUpdatePermissions` or `didUpdatePermissionsWithError(status, error)`.
     public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = [],
                                   completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionWrite, fail: { .permissionUpdate(.failure($0), completion) }) { [self] in
-            [.permissionUpdate(await withPermissionCenter(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) },
-                               completion)]
+        enqueue(.permissionWrite, outcome: { .permissionUpdate($0, completion) }) { [self] in
+            await withPermissionCenter(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) }
         }
     }
 
@@ -92,9 +91,9 @@ extension SessionService {
     /// `didEndSessionWithError` (a failed revocation keeps the session). A waiting `initialize`
     /// still runs first, and the service stays initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let endOperation = QueuedOperation(kind: .endSession, run: { [self] in
-            [.endSession(await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }, completion)]
-        }, fail: { .endSession(.failure($0), completion) })
+        let endOperation = QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
+            await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }
+        }
         // One critical section: no operation called meanwhile can slip between the waiting ones
         // ending and this one taking its place.
         let authorization = line.withLock { state -> AuthorizationSession? in

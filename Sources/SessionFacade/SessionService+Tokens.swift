@@ -44,8 +44,8 @@ extension SessionService {
     /// An ordered operation whose outcome goes to `completion` only.
     func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        enqueue(.tokenChange, fail: { Delivery.completionOnly(.failure($0), completion) }) { [self] in
-            [Delivery.completionOnly(await withClient(.authentication, work), completion)]
+        enqueue(.tokenChange, outcome: { Delivery.completionOnly($0, completion) }) { [self] in
+            await withClient(.authentication, work)
         }
     }
 }

@@ -50,6 +50,16 @@ struct QueuedOperation: Sendable {
     }
 }
 
+extension QueuedOperation {
+    /// An operation with one outcome: `outcome` turns its result into the delivery, the same
+    /// whether `run` produced the result or the operation never ran.
+    init<T: Sendable>(kind: OperationKind, authorization: AuthorizationSession? = nil,
+                      outcome: @escaping @Sendable (Result<T, SessionError>) -> Delivery,
+                      run: @escaping @Sendable () async -> Result<T, SessionError>) {
+        self.init(kind: kind, authorization: authorization, run: { [outcome(await run())] }, fail: { outcome(.failure($0)) })
+    }
+}
+
 /// The operation in progress.
 struct RunningOperation: Sendable {
     let kind: OperationKind

@@ -14,6 +14,18 @@ extension SessionService {
         }
     }
 
+    /// Queues an operation with one outcome: `outcome` turns its result into the delivery, the
+    /// same whether `run` produced the result or the operation never ran (`sessionEnded`, C7).
+    func enqueue<T: Sendable>(_ kind: OperationKind, authorization: AuthorizationSession? = nil,
+                              outcome: @escaping @Sendable (Result<T, SessionError>) -> Delivery,
+                              run: @escaping @Sendable () async -> Result<T, SessionError>) {
+        let operation = QueuedOperation(kind: kind, authorization: authorization, outcome: outcome, run: run)
+        line.withLock { state in
+            state.queued.append(operation)
+            startNextLocked(&state)
+        }
+    }
+
     /// Starts the next operation on a task of its own when none runs. Called while holding `line`.
     func startNextLocked(_ state: inout LineState) {
         guard let operation = Self.takeNext(&state) else { return }
