@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
         .library(name: "GrabIdCompat", targets: ["GrabIdCompat"]),
         .library(name: "GoogleSignInCompat", targets: ["GoogleSignInCompat"]),
+        .library(name: "YeboIDCompat", targets: ["YeboIDCompat"]),
         .executable(name: "session-demo", targets: ["SessionDemo"]),
         .executable(name: "session-bench", targets: ["SessionBench"]),
         .executable(name: "netid-sample", targets: ["NetIdSample"]),
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"], path: "Compat/NetIdCompat"),
         .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
         .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
+        // YeboID for Swift is async-first: its compat module sits on the core, not the facade.
+        .target(name: "YeboIDCompat", dependencies: ["SessionCore", "SessionWebAuthentication"], path: "Compat/YeboIDCompat"),
         .executableTarget(
             name: "SessionDemo",
             dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionTesting"],
@@ -111,7 +114,12 @@ let package = Package(
         // The same modules from Swift 6 language mode.
         .testTarget(
             name: "CompatSwift6Tests",
-            dependencies: ["NetIdCompat", "GrabIdCompat", "GoogleSignInCompat", "SessionFacade", "SessionCore", "SessionTesting"]
+            dependencies: ["NetIdCompat", "GrabIdCompat", "GoogleSignInCompat", "YeboIDCompat", "SessionFacade", "SessionCore", "SessionTesting"]
+        ),
+        .testTarget(
+            name: "YeboIDCompatTests",
+            dependencies: ["YeboIDCompat", "SessionCore", "SessionTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "NetIdCompatTests",

@@ -39,6 +39,7 @@ for flavour in iOS macOS; do
     check NetIdCompat Compat/NetIdCompat
     check GrabIdCompat Compat/GrabIdCompat
     check GoogleSignInCompat Compat/GoogleSignInCompat
+    check YeboIDCompat Compat/YeboIDCompat
     check SessionTesting Sources/SessionTesting Tests/AppleTypeCheck/AppleOnlyTestingSymbols.swift
     check SessionDemo Samples/SessionDemo
     # The legacy-style samples (top-level code, Swift 5 mode as in Package.swift) are console
@@ -51,5 +52,5 @@ for flavour in iOS macOS; do
         done
         samples=" and the three samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

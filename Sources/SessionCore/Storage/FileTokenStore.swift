@@ -60,6 +60,11 @@ public struct FileTokenStore: TokenStore {
 
     /// Reads the session; nil when the file does not exist.
     public func load() async throws -> SessionTokens? {
+        try loadNow()
+    }
+
+    /// ``load()``, answered at once (``LocalTokenStore/loadNow()``).
+    public func loadNow() throws -> SessionTokens? {
         guard try checkDirectory(mustExist: false), let data = try readFile() else { return nil }
         return try decode(data)
     }

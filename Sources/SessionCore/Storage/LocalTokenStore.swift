@@ -4,6 +4,10 @@
 public protocol LocalTokenStore: TokenStore {
     /// Whether a session is stored. One that turns out unreadable still counts; `load()` says so.
     var hasStoredSession: Bool { get }
+
+    /// ``TokenStore/load()``, answered at once: for legacy calls that read the store synchronously
+    /// (YeboID's `tokens()`). The stores on this device read without suspending anyway.
+    func loadNow() throws -> SessionTokens?
 }
 
 extension FileTokenStore: LocalTokenStore {}

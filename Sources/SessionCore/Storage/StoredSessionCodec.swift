@@ -4,7 +4,7 @@ import Foundation
 /// the issuer and client it belongs to, at most 1 MiB.
 ///
 /// Its errors name the store's `location` (a file's path, a keychain item), never the bytes.
-struct StoredSessionCodec: Sendable {
+package struct StoredSessionCodec: Sendable {
     /// The largest stored session read or written: far above any real token set, and small
     /// enough that a hostile or damaged store cannot exhaust memory.
     static let maximumSize = 1 << 20
@@ -21,7 +21,7 @@ struct StoredSessionCodec: Sendable {
     private let location: String
 
     /// A codec for `configuration`'s issuer and client, in a store its errors call `location`.
-    init(configuration: SessionConfiguration, location: String) {
+    package init(configuration: SessionConfiguration, location: String) {
         issuer = configuration.issuer.absoluteString
         clientID = configuration.clientID
         self.location = location
@@ -29,7 +29,7 @@ struct StoredSessionCodec: Sendable {
 
     /// The stored form of `tokens`.
     /// - Throws: `storageFailed` when they cannot be encoded or would not fit in ``maximumSize``.
-    func encode(_ tokens: SessionTokens) throws(SessionError) -> Data {
+    package func encode(_ tokens: SessionTokens) throws(SessionError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
@@ -44,7 +44,7 @@ struct StoredSessionCodec: Sendable {
 
     /// The session `data` holds, for this codec's issuer and client.
     /// - Throws: `storageCorrupt` for anything but such a session of at most ``maximumSize``.
-    func decode(_ data: Data) throws(SessionError) -> SessionTokens {
+    package func decode(_ data: Data) throws(SessionError) -> SessionTokens {
         guard data.count <= Self.maximumSize else { throw failure(.storageCorrupt, "the stored session is larger than 1 MiB") }
         let envelope: Envelope
         do {

@@ -59,6 +59,11 @@ public struct KeychainTokenStore: TokenStore {
 
     /// Reads the session; nil when there is no item.
     public func load() async throws -> SessionTokens? {
+        try loadNow()
+    }
+
+    /// ``load()``, answered at once (``LocalTokenStore/loadNow()``).
+    public func loadNow() throws -> SessionTokens? {
         let (status, data) = items.copyData(item)
         if status == .itemNotFound { return nil }
         try check(status, "cannot read the session")
