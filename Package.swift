@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "netid-sample", targets: ["NetIdSample"]),
         .executable(name: "grabid-sample", targets: ["GrabIdSample"]),
         .executable(name: "googlesignin-sample", targets: ["GoogleSignInSample"]),
+        .executable(name: "yeboid-sample", targets: ["YeboIDSample"]),
     ],
     targets: [
         .systemLibrary(
@@ -91,6 +92,12 @@ let package = Package(
             dependencies: ["GoogleSignInCompat", "SessionTesting"],
             path: "Samples/GoogleSignInSample",
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // YeboID for Swift is a Swift 6-era SDK: its sample is Swift 6 code.
+        .executableTarget(
+            name: "YeboIDSample",
+            dependencies: ["YeboIDCompat", "SessionCore", "SessionTesting"],
+            path: "Samples/YeboIDSample"
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionLoopback", "SessionWebAuthentication", "SessionTesting", "LoopbackHTTP"]),

@@ -47,7 +47,7 @@ public final class YeboID: Sendable {
                 self.store = .app(AppStore(store: store, codec: StoredSessionCodec(configuration: configuration,
                                                                                      location: "the app's YeboIDTokenStore")))
             } else {
-                self.store = .local(try PlatformDefaults.tokenStore(for: configuration))
+                self.store = .local(try Self.defaultStore(for: configuration))
             }
         } catch let error as SessionError {
             throw YeboIDError(error)
@@ -126,6 +126,16 @@ public final class YeboID: Sendable {
         } catch let error as SessionError {
             throw YeboIDError(error)
         }
+    }
+
+    /// YeboID's default: a keychain item named after the issuer and client, readable only while
+    /// the device is unlocked, on Apple platforms; the 0600 file elsewhere.
+    private static func defaultStore(for configuration: SessionConfiguration) throws -> any LocalTokenStore {
+        #if canImport(Security)
+        KeychainTokenStore(configuration: configuration, accessibility: .whenUnlockedThisDeviceOnly)
+        #else
+        try FileTokenStore(configuration: configuration)
+        #endif
     }
 
     private static func plain(_ value: JSONValue) -> Any {

@@ -15,7 +15,13 @@ import Foundation
 public struct WebAuthenticationAgent: AuthorizationAgent {
     /// Whether the session asks for a private browser session that shares no cookies with Safari.
     public let prefersEphemeralWebBrowserSession: Bool
-    private let presentationAnchor: @MainActor @Sendable () -> ASPresentationAnchor?
+    private let window: Window
+
+    /// Where the page is shown from: a window the agent looks up, or the app's own provider.
+    private enum Window: Sendable {
+        case anchor(@MainActor @Sendable () -> ASPresentationAnchor?)
+        case provider(PresentationContext)
+    }
 
     /// Creates an agent.
     /// - Parameters:
@@ -26,7 +32,14 @@ public struct WebAuthenticationAgent: AuthorizationAgent {
     public init(prefersEphemeralWebBrowserSession: Bool = false,
                 presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor? = { PresentationAnchors.keyWindow() }) {
         self.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
-        self.presentationAnchor = presentationAnchor
+        window = .anchor(presentationAnchor)
+    }
+
+    /// Creates an agent whose sessions ask the app's own `presentationContext` for their window,
+    /// as an app that drives `ASWebAuthenticationSession` itself does.
+    public init(prefersEphemeralWebBrowserSession: Bool = false, presentationContext: PresentationContext) {
+        self.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
+        window = .provider(presentationContext)
     }
 
     /// Shows `url` in a web authentication session and returns the redirect it ends with.
@@ -38,8 +51,15 @@ public struct WebAuthenticationAgent: AuthorizationAgent {
     @MainActor
     private func show(url: URL, callback: WebAuthenticationCallback) async throws -> URL {
         try await WebAuthenticationRun.run(callback: callback, sessionErrorDomain: ASWebAuthenticationSessionErrorDomain) { completion in
-            guard let anchor = presentationAnchor() else {
-                throw SessionError(.authorizationAgentFailed, process: .authentication, message: "there is no window to show the sign-in page from")
+            let provider: any ASWebAuthenticationPresentationContextProviding
+            switch window {
+            case .anchor(let lookUp):
+                guard let anchor = lookUp() else {
+                    throw SessionError(.authorizationAgentFailed, process: .authentication, message: "there is no window to show the sign-in page from")
+                }
+                provider = AnchorProvider(anchor: anchor)
+            case .provider(let context):
+                provider = context.provider
             }
             let session: ASWebAuthenticationSession
             switch callback {
@@ -52,7 +72,6 @@ public struct WebAuthenticationAgent: AuthorizationAgent {
                 }
                 session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
             }
-            let provider = AnchorProvider(anchor: anchor)
             session.presentationContextProvider = provider
             session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
             return SessionControl(session: session, provider: provider)
@@ -63,15 +82,27 @@ public struct WebAuthenticationAgent: AuthorizationAgent {
     @MainActor
     private final class SessionControl: WebAuthenticationSessionControl {
         let session: ASWebAuthenticationSession
-        let provider: AnchorProvider
+        let provider: any ASWebAuthenticationPresentationContextProviding
 
-        init(session: ASWebAuthenticationSession, provider: AnchorProvider) {
+        init(session: ASWebAuthenticationSession, provider: any ASWebAuthenticationPresentationContextProviding) {
             self.session = session
             self.provider = provider
         }
 
         func start() -> Bool { session.start() }
         func cancel() { session.cancel() }
+    }
+
+    /// An app's own provider of the window the page is shown from, held for the agent's sessions
+    /// (a session holds its provider only weakly).
+    @MainActor
+    public final class PresentationContext {
+        let provider: any ASWebAuthenticationPresentationContextProviding
+
+        /// Holds `provider`.
+        public init(_ provider: any ASWebAuthenticationPresentationContextProviding) {
+            self.provider = provider
+        }
     }
 
     /// Answers the session's request for a window with the one the agent was given.

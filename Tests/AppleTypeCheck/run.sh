@@ -40,6 +40,7 @@ for flavour in iOS macOS; do
     check GrabIdCompat Compat/GrabIdCompat
     check GoogleSignInCompat Compat/GoogleSignInCompat
     check YeboIDCompat Compat/YeboIDCompat
+    check YeboIDReadme Tests/AppleTypeCheck/YeboIDReadme.swift
     check SessionTesting Sources/SessionTesting Tests/AppleTypeCheck/AppleOnlyTestingSymbols.swift
     check SessionDemo Samples/SessionDemo
     # The legacy-style samples (top-level code, Swift 5 mode as in Package.swift) are console
@@ -50,7 +51,10 @@ for flavour in iOS macOS; do
         for sample in NetIdSample GrabIdSample GoogleSignInSample; do
             swiftc -typecheck -swift-version 5 -warnings-as-errors -module-name "$sample" -I "$out" "Samples/$sample/main.swift"
         done
-        samples=" and the three samples"
+        # YeboID for Swift is Swift 6-era code, and so is its sample.
+        swiftc -typecheck -swift-version 6 -warnings-as-errors -package-name sessionservice -module-name YeboIDSample -I "$out" \
+            Samples/YeboIDSample/main.swift
+        samples=" and the four samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat, SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat (and its README's code), SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

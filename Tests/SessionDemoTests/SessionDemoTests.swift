@@ -151,6 +151,16 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertEqual(google.status, 0, google.output + google.errorOutput)
         XCTAssertTrue(google.output.contains("2. signed in as Erika Mustermann <erika@example.com>"), google.output)
         XCTAssertTrue(google.output.hasSuffix("4. disconnected; previous sign-in: false\n"), google.output)
+        let yeboId = try await DemoProcess.run([], executable: "yeboid-sample")
+        XCTAssertEqual(yeboId.status, 0, yeboId.output + yeboId.errorOutput)
+        XCTAssertEqual(yeboId.output, """
+            1. signed in as erika
+            2. tokens stored; granted scopes: offline_access openid profile
+            3. refreshed; refresh token rotated: true
+            4. signed out; tokens stored: none
+
+            """)
+        Self.assertNoSecrets(yeboId)
     }
 
     /// LocalProvider's tokens and codes start with these prefixes; none may be printed.

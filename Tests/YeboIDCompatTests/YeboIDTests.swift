@@ -209,4 +209,40 @@ final class YeboIDTests: XCTestCase {
         transport.release()
         _ = try await running.value
     }
+
+    /// YeboID's login page is on another host than its issuer: the authorization URL is the
+    /// discovery document's, never the issuer with a path appended.
+    func testTheLoginPageIsTheOneDiscoveryNames() async throws {
+        /// Serves the provider's discovery document with the authorization endpoint on `localhost`.
+        struct MovedLogin: HTTPTransport {
+            let inner = URLSessionTransport(timeout: 5)
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                var response = try await inner.send(request)
+                if request.url.path.hasSuffix("openid-configuration") {
+                    let text = String(decoding: response.body, as: UTF8.self)
+                    response.body = Data(text.replacingOccurrences(of: "\\/authorize", with: "\\/moved-login")
+                        .replacingOccurrences(of: "/authorize\"", with: "/moved-login\"").utf8)
+                }
+                return response
+            }
+        }
+        /// Records the URL it is sent to, then signs in at the provider's real page.
+        final class Recorder: AuthorizationAgent, @unchecked Sendable {
+            // @unchecked Sendable: `urls` is read and written only while holding `lock`.
+            private let lock = NSLock()
+            private var urls: [URL] = []
+            var seen: [URL] { lock.withLock { urls } }
+            func authorize(url: URL, redirectURI: URL) async throws -> URL {
+                lock.withLock { urls.append(url) }
+                var real = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false))
+                real.path = "/authorize"
+                return try await HeadlessUserAgent().authorize(url: try XCTUnwrap(real.url), redirectURI: redirectURI)
+            }
+        }
+        let provider = try makeProvider()
+        let recorder = Recorder()
+        let identity = try makeIdentity(provider, transport: MovedLogin())
+        _ = try await identity.signIn(agent: recorder)
+        XCTAssertEqual(recorder.seen.map(\.path), ["/moved-login"])
+    }
 }
