@@ -67,29 +67,44 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(error?.httpStatus, 503)
     }
 
-    /// Discovery where only the RFC 8414 document (serving `oauthMetadata`) may name a revocation endpoint.
-    private func discoverWithoutOpenIDRevocation(oauthMetadata: [String: String]) async throws -> ProviderMetadata {
+    /// A provider whose discovery document names no revocation endpoint, and whose RFC 8414
+    /// document is `oauthMetadata`.
+    private func providerWithoutOpenIDRevocation(oauthMetadata: [String: String]) throws -> FakeProvider {
         let provider = try FakeProvider()
         let body = try JSONSerialization.data(withJSONObject: oauthMetadata)
         provider.edit { settings in
             settings.discovery["revocation_endpoint"] = nil
             settings.handlers["/.well-known/oauth-authorization-server"] = { _ in HTTPResponse(status: 200, body: body) }
         }
-        return try await makeClient(provider).discover()
+        return provider
     }
 
-    func testRevocationEndpointIsTakenFromOAuthMetadataWhenOpenIDLacksIt() async throws {
-        let metadata = try await discoverWithoutOpenIDRevocation(oauthMetadata: [
+    func testDiscoveryIsOneRequest() async throws {
+        let provider = try providerWithoutOpenIDRevocation(oauthMetadata: ["issuer": FakeProvider.issuer.absoluteString])
+        let client = try makeClient(provider)
+        _ = try await client.discover()
+        _ = try await client.signIn(agent: provider)
+        XCTAssertEqual(provider.log.filter { $0.url.path.hasPrefix("/.well-known") }.map(\.url.path), ["/.well-known/openid-configuration"],
+                       "a sign-in needs the discovery document only")
+    }
+
+    func testRevocationEndpointIsTakenFromOAuthMetadataWhenOpenIDLacksItAskedOnce() async throws {
+        let provider = try providerWithoutOpenIDRevocation(oauthMetadata: [
             "issuer": FakeProvider.issuer.absoluteString, "revocation_endpoint": "https://op.example/o/revoke",
         ])
-        XCTAssertEqual(metadata.revocationEndpoint?.absoluteString, "https://op.example/o/revoke")
+        let client = try makeClient(provider)
+        let endpoint = try await client.revocationEndpoint()
+        XCTAssertEqual(endpoint?.absoluteString, "https://op.example/o/revoke")
+        _ = try await client.revocationEndpoint()
+        XCTAssertEqual(provider.requests(to: "/.well-known/oauth-authorization-server").count, 1)
     }
 
     func testOAuthMetadataOfAnotherIssuerIsIgnored() async throws {
-        let metadata = try await discoverWithoutOpenIDRevocation(oauthMetadata: [
+        let provider = try providerWithoutOpenIDRevocation(oauthMetadata: [
             "issuer": "https://evil.example", "revocation_endpoint": "https://evil.example/revoke",
         ])
-        XCTAssertNil(metadata.revocationEndpoint)
+        let endpoint = try await makeClient(provider).revocationEndpoint()
+        XCTAssertNil(endpoint)
     }
 
     func testTransportFailuresBecomeNetworkErrors() async throws {

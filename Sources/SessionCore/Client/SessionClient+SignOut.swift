@@ -37,8 +37,7 @@ extension SessionClient {
     }
 
     private func revoke(_ tokens: SessionTokens) async throws {
-        let metadata = try await discover()
-        guard let endpoint = metadata.revocationEndpoint else {
+        guard let endpoint = try await revocationEndpoint() else {
             throw SessionError(.unsupportedProviderFeature, process: .endSession, message: "the provider has no revocation endpoint")
         }
         let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")

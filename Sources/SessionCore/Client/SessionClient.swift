@@ -24,6 +24,8 @@ public actor SessionClient {
     let log: LogSink
 
     var metadata: ProviderMetadata?
+    /// The RFC 8414 document's revocation endpoint once asked for (`.some(nil)`: it names none).
+    var oauthRevocationEndpoint: URL??
     let metadataFlight = SingleFlight<ProviderMetadata>()
     var keySetCache: KeySetCache?
     var pending: AuthorizationRequest?

@@ -17,7 +17,7 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// The UserInfo endpoint, if the provider has one.
     public let userInfoEndpoint: URL?
     /// The RFC 7009 revocation endpoint, if the provider has one.
-    public internal(set) var revocationEndpoint: URL?
+    public let revocationEndpoint: URL?
     /// The RP-initiated logout endpoint, if the provider has one.
     public let endSessionEndpoint: URL?
     /// Whether the provider sends RFC 9207's `iss` authorization response parameter; when true,

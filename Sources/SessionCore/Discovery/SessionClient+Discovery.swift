@@ -1,8 +1,10 @@
 import Foundation
 
-/// Discovery: the provider's metadata, fetched once.
+/// Discovery: the provider's metadata, fetched once, in one request.
 extension SessionClient {
-    /// The provider's metadata, fetched once and cached. Concurrent callers share one fetch.
+    /// The provider's metadata, from one request to its OpenID Connect discovery document, fetched
+    /// once and cached; concurrent callers share one fetch. (Its RFC 8414 document is read only
+    /// when a revocation needs an endpoint this one does not name: see ``revocationEndpoint()``.)
     /// - Throws: `invalidDiscoveryDocument`, `issuerMismatch`, `unsupportedProviderFeature`, or a
     ///   transport error, all with process `configuration`.
     public func discover() async throws -> ProviderMetadata {
@@ -18,13 +20,24 @@ extension SessionClient {
             throw SessionError(.invalidDiscoveryDocument, process: .configuration,
                                message: "discovery: the provider answered with an error status", httpStatus: response.status)
         }
-        var loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
-        if loaded.revocationEndpoint == nil {
-            loaded.revocationEndpoint = await revocationEndpointFromOAuthMetadata()
-        }
+        let loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
         metadata = loaded
         log(.info, "discovery loaded for \(loaded.issuer)")
         return loaded
+    }
+
+    /// The provider's RFC 7009 revocation endpoint: the discovery document's, or — only when that
+    /// names none — the one its RFC 8414 authorization-server metadata names for the same issuer
+    /// (django-oauth-toolkit names it only there). That second document is asked for once, the
+    /// first time a revocation needs it; nil when neither names one.
+    /// - Throws: discovery errors.
+    public func revocationEndpoint() async throws -> URL? {
+        let metadata = try await discover()
+        if let endpoint = metadata.revocationEndpoint { return endpoint }
+        if let known = oauthRevocationEndpoint { return known }
+        let found = await revocationEndpointFromOAuthMetadata()
+        oauthRevocationEndpoint = .some(found)
+        return found
     }
 
     /// RFC 8414 metadata is optional: any failure here only means no revocation endpoint.

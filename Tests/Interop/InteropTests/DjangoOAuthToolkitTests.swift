@@ -22,9 +22,11 @@ final class DjangoOAuthToolkitTests: XCTestCase {
     }
 
     func testDiscoveryFindsTheRevocationEndpointInTheOAuthMetadata() async throws {
-        let metadata = try await client().discover()
+        let client = try client()
+        let metadata = try await client.discover()
         XCTAssertEqual(metadata.issuer, environment.issuer.absoluteString)
-        XCTAssertEqual(metadata.revocationEndpoint?.absoluteString, environment.issuer.absoluteString + "/revoke_token/",
+        let revocation = try await client.revocationEndpoint()
+        XCTAssertEqual(revocation?.absoluteString, environment.issuer.absoluteString + "/revoke_token/",
                        "django-oauth-toolkit names it only in /o/.well-known/oauth-authorization-server")
     }
 
