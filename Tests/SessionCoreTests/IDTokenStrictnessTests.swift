@@ -80,4 +80,20 @@ final class IDTokenStrictnessTests: XCTestCase {
         provider.edit { $0.handlers["/jwks"] = { _ in HTTPResponse(status: 200, body: Data(jwk.replacingOccurrences(of: #""kty":"RSA""#, with: #""kty":"RSA","kty":"EC""#).utf8)) } }
         await assertSessionError(.invalidResponse, process: .authentication) { try await makeClient(provider).signIn(agent: provider) }
     }
+
+    /// A token without `kid` facing several keys that fit: the error says so, and the key set is
+    /// fetched once (a reload cannot make the choice unambiguous).
+    func testATokenNamingNoKeyAmongSeveralSaysSoAndFetchesTheSetOnce() async throws {
+        let provider = try FakeProvider()
+        let other = try SigningKey(algorithm: .rs256, keyID: "key-2")
+        let keys = SigningKey.jwksDocument([provider.key.publicJWK, other.publicJWK])
+        provider.edit { settings in
+            settings.handlers["/jwks"] = { _ in HTTPResponse(status: 200, body: keys) }
+            settings.craftIDToken = { nonce, now in (#"{"alg":"RS256"}"#, "{\(Self.members(nonce: nonce, now: now))}") }
+        }
+        let error = await assertSessionError(.idTokenUnknownKey) { try await makeClient(provider).signIn(agent: provider) }
+        XCTAssertEqual(error?.message.contains("the token names no key ('kid') and the provider has 2 RS256 keys that fit"), true,
+                       error?.message ?? "")
+        XCTAssertEqual(provider.requests(to: "/jwks").count, 1)
+    }
 }
