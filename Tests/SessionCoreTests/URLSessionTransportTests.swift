@@ -33,6 +33,9 @@ final class URLSessionTransportTests: XCTestCase {
             case "/redirect": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "/ok")]))
             case "/huge": return .respond(HTTPServerResponse(status: 200, body: Data(repeating: 0x41, count: 64 * 1024)))
             case "/drop": return .dropConnection
+            case "/basic-challenge":
+                return .respond(HTTPServerResponse(status: 401, headers: [("WWW-Authenticate", #"Basic realm="op""#), ("Content-Type", "application/json")],
+                                                   body: Data(#"{"error":"invalid_client"}"#.utf8)))
             case "/echo": return .respond(HTTPServerResponse(status: 200, body: Data("\(request.body.count)".utf8)))
             case "/silent":
                 arrival.arrived()
@@ -55,6 +58,17 @@ final class URLSessionTransportTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("content-type"), "application/json")
         XCTAssertEqual(response.body, Data(#"{"a":1}"#.utf8))
+    }
+
+    /// RFC 6749 §5.2 answers a client that failed to authenticate with 401 and a Basic challenge:
+    /// that answer is returned as it is (before, the task waited for credentials for ever on Linux).
+    func testA401WithABasicChallengeIsReturnedNotWaitedOn() async throws {
+        for method in ["GET", "POST"] {
+            let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: method, url: url("/basic-challenge"),
+                                                                                      body: method == "POST" ? Data("a=b".utf8) : nil))
+            XCTAssertEqual(response.status, 401)
+            XCTAssertEqual(response.body, Data(#"{"error":"invalid_client"}"#.utf8))
+        }
     }
 
     func testDoesNotFollowRedirectsWhenTheRequestForbidsIt() async throws {

@@ -112,11 +112,10 @@ extension SessionClient {
 
     /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
     private func exchangeCode(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> SessionTokens {
-        let form = HTTPRequest.formPost(metadata.tokenEndpoint, [
+        let form = clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "authorization_code"),
             ("code", code),
             ("redirect_uri", request.redirectURI.absoluteString),
-            ("client_id", configuration.clientID),
             ("code_verifier", request.pkce.verifier),
         ] + configuration.sortedTokenRequestParameters)
         let response = try await exchange.send(form, process: .authentication, purpose: "code exchange")

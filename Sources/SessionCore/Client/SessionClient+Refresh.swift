@@ -63,10 +63,9 @@ extension SessionClient {
         // Durably marked first: if the app dies before the answer is saved, the next launch
         // knows this refresh token may be spent and does not send it again.
         try await storeOnly(tokens.marked(.refresh), ifGeneration: startGeneration, process: .authentication)
-        let request = HTTPRequest.formPost(metadata.tokenEndpoint, [
+        let request = clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
-            ("client_id", configuration.clientID),
         ] + configuration.sortedTokenRequestParameters)
         let response: HTTPResponse
         switch await exchange.attempt(request, purpose: "refresh") {

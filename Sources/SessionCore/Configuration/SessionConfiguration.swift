@@ -31,6 +31,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// Further token request parameters, sent as given with the code exchange and every refresh
     /// (Google's `audience`, say).
     public let tokenRequestParameters: [String: String]
+    /// How the client authenticates to the token and revocation endpoints (default ``ClientAuthentication/none``:
+    /// a public client).
+    public let clientAuthentication: ClientAuthentication
     /// An access token expiring within this many seconds is refreshed before use (default 60).
     public let refreshLeeway: TimeInterval
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
@@ -45,6 +48,7 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// Token request parameters the client computes itself (RFC 6749 §4.1.3, §6; RFC 7636 §4.5).
     static let reservedTokenParameters: Set<String> = [
         "grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "scope",
+        "client_secret", "client_assertion", "client_assertion_type",
     ]
 
     /// Creates and validates a configuration.
@@ -59,6 +63,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         loginHint: String? = nil,
         additionalParameters: [String: String] = [:],
         tokenRequestParameters: [String: String] = [:],
+        clientAuthentication: ClientAuthentication = .none,
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120
     ) throws {
@@ -75,6 +80,12 @@ public struct SessionConfiguration: Sendable, Equatable {
             throw invalid("the client ID must be non-empty printable text")
         }
         try Self.validateRedirectURI(redirectURI, invalid: invalid)
+        switch clientAuthentication {
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret):
+            guard !secret.isEmpty else { throw invalid("the client secret is empty") }
+        case .none:
+            break
+        }
         for scope in scopes where !Self.isScopeToken(scope) {
             throw invalid("scope '\(scope)' is not a valid scope token (RFC 6749 §3.3)")
         }
@@ -108,6 +119,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.loginHint = loginHint
         self.additionalParameters = additionalParameters
         self.tokenRequestParameters = tokenRequestParameters
+        self.clientAuthentication = clientAuthentication
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
     }

@@ -77,6 +77,8 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
         var followsRedirects: Bool
         var body = Data()
         var tooLarge = false
+        /// A 401 asked for credentials, which were declined: the answer is that 401.
+        var challenged = false
     }
 
     private let states = Locked<[ObjectIdentifier: State]>([:])
@@ -125,10 +127,21 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
         states.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }?.continuation.resume(throwing: error)
     }
 
+    /// A 401 that asks for credentials (`WWW-Authenticate: Basic`, as RFC 6749 §5.2 answers a
+    /// client that failed to authenticate) is the answer itself: the transport has no credentials
+    /// to offer, and without this the task waits for them for ever on Linux.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        states.withLock { $0[ObjectIdentifier(task)]?.challenged = true }
+        completionHandler(.rejectProtectionSpace, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let state = states.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
         if state.tooLarge {
             state.continuation.resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
+        } else if state.challenged, let response = task.response as? HTTPURLResponse {
+            state.continuation.resume(returning: HTTPResponse(response, body: state.body))
         } else if let error {
             state.continuation.resume(throwing: HTTPTransportError(failure: error))
         } else if let response = task.response as? HTTPURLResponse {

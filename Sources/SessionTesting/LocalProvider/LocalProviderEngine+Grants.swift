@@ -89,8 +89,10 @@ extension LocalProviderEngine {
         let items = request.formItems
         if let repeated = Self.repeatedParameter(items) { return Self.oauthError("invalid_request", "parameter \(repeated) is repeated") }
         let form = Self.firstValues(items)
-        guard let clientID = form["client_id"], options.clients.contains(where: { $0.id == clientID }) else {
-            return Self.oauthError("invalid_client", "unknown client", status: 401)
+        let clientID: String
+        switch authenticateClient(request, form: form) {
+        case .client(let id): clientID = id
+        case .refused(let refusal): return refusal
         }
         switch form["grant_type"] {
         case "authorization_code": return exchangeCode(form, clientID: clientID)

@@ -25,8 +25,10 @@ extension LocalProviderEngine {
     func revoke(_ request: HTTPServerRequest) -> HTTPServerResponse {
         guard request.method == "POST" else { return Self.oauthError("invalid_request", "the revocation endpoint takes POST", status: 405) }
         let form = Self.firstValues(request.formItems)
-        guard let clientID = form["client_id"], options.clients.contains(where: { $0.id == clientID }) else {
-            return Self.oauthError("invalid_client", "unknown client", status: 401)
+        let clientID: String
+        switch authenticateClient(request, form: form) {
+        case .client(let id): clientID = id
+        case .refused(let refusal): return refusal
         }
         guard let token = form["token"], !token.isEmpty else { return Self.oauthError("invalid_request", "token is missing") }
         return withState { state in

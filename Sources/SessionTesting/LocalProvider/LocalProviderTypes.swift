@@ -41,18 +41,22 @@ extension LocalProvider {
         public init() {}
     }
 
-    /// A registered public client (no secret; PKCE is required).
+    /// A registered client: public (no secret) unless it registered a way to authenticate.
+    /// PKCE is required of every client.
     public struct Client: Sendable, Equatable {
         /// The client ID.
         public var id: String
         /// Redirect URIs compared exactly, except that an http loopback URI registered without a
         /// port accepts any port (RFC 8252 §7.3).
         public var redirectURIs: [URL]
+        /// How it must authenticate at the token and revocation endpoints (default: public).
+        public var authentication: ClientAuthentication
 
         /// Creates a client.
-        public init(id: String, redirectURIs: [URL]) {
+        public init(id: String, redirectURIs: [URL], authentication: ClientAuthentication = .none) {
             self.id = id
             self.redirectURIs = redirectURIs
+            self.authentication = authentication
         }
 
         /// `session-demo`, with `com.example.sessiondemo:/callback` and `http://127.0.0.1/callback`.

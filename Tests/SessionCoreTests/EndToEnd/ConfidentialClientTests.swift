@@ -1,0 +1,82 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// Confidential clients (RFC 6749 §2.3.1): the secret goes where the registered method puts it,
+/// on the code exchange, every refresh and revocation, with PKCE still on; a wrong secret or
+/// method is invalid_client; the secret is never shown.
+final class ConfidentialClientTests: XCTestCase {
+    private static let secret = "s3cr3t value/with:reserved&chars"
+
+    private func harness(_ method: ClientAuthentication, registered: ClientAuthentication? = nil,
+                         logger: SessionLogger = SilentLogger()) throws -> (LocalProvider, SessionClient, RecordingStore) {
+        let clock = ManualClock()
+        let provider = try LocalProvider(clock: clock) { options in
+            options.clients = [LocalProvider.Client(id: "server-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
+                                                    authentication: registered ?? method)]
+        }
+        addTeardownBlock { provider.stop() }
+        let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "server-app",
+                                                     redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: method)
+        let store = RecordingStore()
+        return (provider, SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5),
+                                        clock: clock, logger: logger), store)
+    }
+
+    func testClientSecretBasicOnExchangeRefreshAndRevocation() async throws {
+        let (provider, client, _) = try harness(.clientSecretBasic(Self.secret))
+        _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        _ = try await client.refresh()
+        try await client.signOut(revokeTokens: true)
+        let authenticated = provider.requests(to: .token) + provider.requests(to: .revocation)
+        XCTAssertEqual(authenticated.count, 3)
+        for request in authenticated {
+            XCTAssertEqual(request.authorization?.hasPrefix("Basic "), true, request.path)
+            XCTAssertNil(request.parameters["client_secret"])
+            XCTAssertNil(request.parameters["client_id"], "Basic authenticates the client: no second way in the form")
+        }
+        XCTAssertNotNil(provider.requests(to: .token).first?.parameters["code_verifier"], "PKCE stays on")
+    }
+
+    func testClientSecretPostOnExchangeRefreshAndRevocation() async throws {
+        let (provider, client, _) = try harness(.clientSecretPost(Self.secret))
+        _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        _ = try await client.refresh()
+        try await client.signOut(revokeTokens: true)
+        for request in provider.requests(to: .token) + provider.requests(to: .revocation) {
+            XCTAssertNil(request.authorization)
+            XCTAssertEqual(request.parameters["client_secret"], Self.secret)
+            XCTAssertEqual(request.parameters["client_id"], "server-app")
+        }
+    }
+
+    func testAWrongSecretOrMethodIsInvalidClient() async throws {
+        for (method, registered) in [(ClientAuthentication.clientSecretBasic("wrong"), ClientAuthentication.clientSecretBasic(Self.secret)),
+                                     (.clientSecretPost(Self.secret), .clientSecretBasic(Self.secret)),
+                                     (.none, .clientSecretPost(Self.secret))] {
+            let (_, client, store) = try harness(method, registered: registered)
+            await assertSessionError(.invalidClient) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+            XCTAssertNil(store.contents)
+        }
+    }
+
+    func testTheSecretIsNeverShown() async throws {
+        let logger = CapturingLogger()
+        let (provider, client, store) = try harness(.clientSecretPost(Self.secret), logger: logger)
+        let tokens = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
+        let error = await assertSessionError(.reauthenticationRequired) { try await client.refresh() }
+        let storedText = String(decoding: try JSONEncoder().encode(store.saved), as: UTF8.self)
+        let request = try await client.beginAuthorization()
+        var texts = [client.configuration.clientAuthentication.description, "\(client.configuration)", tokens.description,
+                     error?.description ?? "", storedText, request.url.absoluteString]
+        texts += logger.lines
+        for text in texts {
+            XCTAssertFalse(text.contains(Self.secret), text)
+            XCTAssertFalse(text.contains("s3cr3t"), text)
+        }
+        XCTAssertThrowsError(try SessionConfiguration(issuer: provider.issuer, clientID: "c", redirectURI: URL(string: "x.y:/cb")!,
+                                                      clientAuthentication: .clientSecretBasic("")))
+    }
+}
