@@ -39,8 +39,12 @@ public enum WebAuthenticationCallback: Sendable, Hashable {
         case .customScheme(let expected):
             return ASCII.equalIgnoringCase(scheme, expected)
         case .https(let host, let path):
-            return ASCII.equalIgnoringCase(scheme, "https") && ASCII.equalIgnoringCase(url.host ?? "", host)
-                && Exact.equal(url.path.isEmpty ? "/" : url.path, path)
+            // The redirect-URI rule every agent uses (AuthorizationRequest.isResponse).
+            var expected = URLComponents()
+            expected.scheme = "https"
+            expected.host = host
+            expected.path = path
+            return expected.url.map { AuthorizationRequest.isResponse(url, to: $0) } ?? false
         }
     }
 

@@ -10,11 +10,15 @@ package struct AuthorizationResponse: Sendable {
         guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false) else { return false }
         guard let scheme = received.scheme, let expectedScheme = expected.scheme else { return false }
-        // Scheme and host are case-insensitive ASCII (RFC 3986 §6.2.2.1); the path is exact.
+        // Scheme and host are case-insensitive ASCII (RFC 3986 §6.2.2.1); the path is exact, an
+        // empty http(s) path being "/" (§6.2.3).
+        func path(_ components: URLComponents) -> String {
+            components.percentEncodedPath.isEmpty && components.host != nil ? "/" : components.percentEncodedPath
+        }
         return ASCII.equalIgnoringCase(scheme, expectedScheme)
             && ASCII.equalIgnoringCase(received.percentEncodedHost ?? "", expected.percentEncodedHost ?? "")
             && URLRules.effectivePort(received) == URLRules.effectivePort(expected)
-            && Exact.equal(received.percentEncodedPath, expected.percentEncodedPath)
+            && Exact.equal(path(received), path(expected))
     }
 
     /// Validates `callbackURL` for `request`. The order follows RFC 9207 §2.4 and RFC 6749

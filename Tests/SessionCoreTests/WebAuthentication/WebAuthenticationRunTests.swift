@@ -31,6 +31,11 @@ final class WebAuthenticationRunTests: XCTestCase {
         XCTAssertFalse(https.matches(URL(string: "https://app.example/auth/elsewhere?code=1")!))
         XCTAssertFalse(https.matches(URL(string: "https://evil.example/auth/done?code=1")!))
         XCTAssertFalse(https.matches(URL(string: "http://app.example/auth/done?code=1")!))
+        // The redirect-URI rule every agent uses: an empty path is "/", the port is https's.
+        let root = WebAuthenticationCallback.https(host: "app.example", path: "/")
+        XCTAssertTrue(root.matches(URL(string: "https://app.example?code=1")!))
+        XCTAssertTrue(root.matches(URL(string: "https://app.example:443/?code=1")!))
+        XCTAssertFalse(root.matches(URL(string: "https://app.example:8443/?code=1")!))
     }
 
     /// Runs a scripted session that reports (`url`, `error`) when started.
