@@ -237,20 +237,17 @@ final class RefreshTests: XCTestCase {
 }
 
 /// A clock that adds the next scripted offset to `base` at each reading (the last one repeats).
-///
-/// `@unchecked Sendable`: `offsets` is read and written only while holding `lock`.
-final class ScriptedClock: SessionClock, @unchecked Sendable {
+final class ScriptedClock: SessionClock, Sendable {
     private let base: SessionClock
-    private let lock = NSLock()
-    private var offsets: [TimeInterval]
+    private let offsets: Locked<[TimeInterval]>
 
     init(base: SessionClock, offsets: [TimeInterval]) {
         self.base = base
-        self.offsets = offsets
+        self.offsets = Locked(offsets)
     }
 
     func now() -> Date {
-        let offset = lock.withLock { offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
+        let offset = offsets.withLock { offsets in offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
         return base.now().addingTimeInterval(offset)
     }
 }

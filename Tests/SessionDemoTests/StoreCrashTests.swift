@@ -92,14 +92,12 @@ final class StoreCrashTests: XCTestCase {
     }
 }
 
-/// Splits output into lines. `@unchecked Sendable`: `pending` is read and written only while
-/// holding `lock`.
-private final class LineBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending = ""
+/// Splits output into lines.
+private final class LineBuffer: Sendable {
+    private let pending = Locked("")
 
     func append(_ data: Data) -> [String] {
-        lock.withLock {
+        pending.withLock { pending in
             pending += String(decoding: data, as: UTF8.self)
             var lines = pending.components(separatedBy: "\n")
             pending = lines.removeLast()

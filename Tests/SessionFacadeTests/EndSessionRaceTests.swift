@@ -10,12 +10,10 @@ import XCTest
 /// (no session), never run against the live session once waiting operations have been ended.
 final class EndSessionRaceTests: XCTestCase {
     /// Outcomes in delivery order: "success", an error code, or "ended" for endSession's own.
-    /// `@unchecked Sendable`: `outcomes` is read and written only while holding `lock`.
-    private final class Transcript: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outcomes: [String] = []
-        func record(_ outcome: String) { lock.withLock { outcomes.append(outcome) } }
-        var recorded: [String] { lock.withLock { outcomes } }
+    private final class Transcript: Sendable {
+        private let outcomes = Locked<[String]>([])
+        func record(_ outcome: String) { outcomes.withLock { $0.append(outcome) } }
+        var recorded: [String] { outcomes.value }
     }
 
     func testCallsFromAnotherThreadNeverSlipBetweenEndedOperationsAndEndSession_C4_C7_C11() async throws {

@@ -126,11 +126,8 @@ final class InitializationOrderTests: XCTestCase {
 }
 
 /// A flag set from any thread.
-///
-/// `@unchecked Sendable`: `value` is read and written only while holding `lock`.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+final class Flag: Sendable {
+    private let value = Locked(false)
+    var isSet: Bool { value.value }
+    func set() { value.value = true }
 }

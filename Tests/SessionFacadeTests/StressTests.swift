@@ -100,14 +100,11 @@ final class StressTests: XCTestCase {
 
 /// Numbers calls in the order they are made: the call runs while the lock is held, so ticket
 /// order is the order in which the service's methods were entered.
-///
-/// `@unchecked Sendable`: `next` is read and written only while holding `lock`.
-final class TicketCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+final class TicketCounter: Sendable {
+    private let next = Locked(0)
 
     func whileHolding(_ operation: (String) -> Void) {
-        lock.withLock {
+        next.withLock { next in
             operation("\(next)")
             next += 1
         }
@@ -116,19 +113,17 @@ final class TicketCounter: @unchecked Sendable {
 
 /// Runs `done` once `countDown()` has been called `count` times, from any threads.
 ///
-/// `@unchecked Sendable`: `remaining` is read and written only while holding `lock`.
-final class Countdown: @unchecked Sendable {
-    private let lock = NSLock()
-    private var remaining: Int
+final class Countdown: Sendable {
+    private let remaining: Locked<Int>
     private let done: @Sendable () -> Void
 
     init(_ count: Int, done: @escaping @Sendable () -> Void) {
-        remaining = count
+        remaining = Locked(count)
         self.done = done
     }
 
     func countDown() {
-        let finished = lock.withLock { () -> Bool in
+        let finished = remaining.withLock { remaining -> Bool in
             remaining -= 1
             return remaining == 0
         }

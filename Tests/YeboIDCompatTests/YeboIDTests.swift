@@ -7,39 +7,38 @@ import XCTest
 import YeboIDCompat
 
 /// An app's own store, in memory, that can be told to fail.
-final class MemoryStore: YeboIDTokenStore, @unchecked Sendable {
-    // @unchecked Sendable: `data` and `failsWrites` are read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-    private var failsWrites = false
-    func read() throws -> Data? { lock.withLock { data } }
+final class MemoryStore: YeboIDTokenStore, Sendable {
+    private let state = Locked<(data: Data?, failsWrites: Bool)>((nil, false))
+    func read() throws -> Data? { state.value.data }
     func write(_ data: Data) throws {
-        try lock.withLock {
-            if failsWrites { throw CocoaError(.fileWriteOutOfSpace) }
-            self.data = data
+        try state.withLock { state in
+            if state.failsWrites { throw CocoaError(.fileWriteOutOfSpace) }
+            state.data = data
         }
     }
-    func delete() throws { lock.withLock { data = nil } }
-    func failWrites() { lock.withLock { failsWrites = true } }
+    func delete() throws { state.withLock { $0.data = nil } }
+    func failWrites() { state.withLock { $0.failsWrites = true } }
 }
 
 /// Holds refresh requests until the test lets them through, and says when one arrived.
-final class GatedTransport: HTTPTransport, @unchecked Sendable {
-    // @unchecked Sendable: `waiters` and `arrived` are read and written only while holding `lock`.
-    private let inner = URLSessionTransport(timeout: 5)
-    private let lock = NSLock()
-    private var gate: CheckedContinuation<Void, Never>?
-    private var arrival: CheckedContinuation<Void, Never>?
-    private var holds = false
-    private var hasArrived = false
+final class GatedTransport: HTTPTransport, Sendable {
+    private struct State: Sendable {
+        var gate: CheckedContinuation<Void, Never>?
+        var arrival: CheckedContinuation<Void, Never>?
+        var holds = false
+        var hasArrived = false
+    }
 
-    func holdRefreshes() { lock.withLock { holds = true } }
+    private let inner = URLSessionTransport(timeout: 5)
+    private let state = Locked(State())
+
+    func holdRefreshes() { state.withLock { $0.holds = true } }
 
     func waitForArrival() async {
         await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Bool in
-                if hasArrived { return true }
-                arrival = continuation
+            let ready = state.withLock { state -> Bool in
+                if state.hasArrived { return true }
+                state.arrival = continuation
                 return false
             }
             if ready { continuation.resume() }
@@ -47,23 +46,23 @@ final class GatedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     func release() {
-        let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            holds = false
-            defer { gate = nil }
-            return gate
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.holds = false
+            defer { state.gate = nil }
+            return state.gate
         }
         waiting?.resume()
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let isRefresh = request.body.map { String(decoding: $0, as: UTF8.self).contains("grant_type=refresh_token") } ?? false
-        if isRefresh, lock.withLock({ holds }) {
+        if isRefresh, state.withLock({ $0.holds }) {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let arrived = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-                    gate = continuation
-                    hasArrived = true
-                    defer { arrival = nil }
-                    return arrival
+                let arrived = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    state.gate = continuation
+                    state.hasArrived = true
+                    defer { state.arrival = nil }
+                    return state.arrival
                 }
                 arrived?.resume()
             }
@@ -227,13 +226,11 @@ final class YeboIDTests: XCTestCase {
             }
         }
         /// Records the URL it is sent to, then signs in at the provider's real page.
-        final class Recorder: AuthorizationAgent, @unchecked Sendable {
-            // @unchecked Sendable: `urls` is read and written only while holding `lock`.
-            private let lock = NSLock()
-            private var urls: [URL] = []
-            var seen: [URL] { lock.withLock { urls } }
+        final class Recorder: AuthorizationAgent, Sendable {
+            private let urls = Locked<[URL]>([])
+            var seen: [URL] { urls.value }
             func authorize(url: URL, redirectURI: URL) async throws -> URL {
-                lock.withLock { urls.append(url) }
+                urls.withLock { $0.append(url) }
                 var real = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false))
                 real.path = "/authorize"
                 return try await HeadlessUserAgent().authorize(url: try XCTUnwrap(real.url), redirectURI: redirectURI)

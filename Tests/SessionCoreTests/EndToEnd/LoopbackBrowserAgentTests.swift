@@ -139,11 +139,8 @@ final class LoopbackBrowserAgentTests: XCTestCase {
 }
 
 /// Lines handed to a `print` function.
-///
-/// `@unchecked Sendable`: `stored` is read and written only while holding `lock`.
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var lines: [String] { lock.withLock { stored } }
-    func add(_ line: String) { lock.withLock { stored.append(line) } }
+final class LineCollector: Sendable {
+    private let stored = Locked<[String]>([])
+    var lines: [String] { stored.value }
+    func add(_ line: String) { stored.withLock { $0.append(line) } }
 }

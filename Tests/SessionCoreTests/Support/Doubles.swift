@@ -4,54 +4,52 @@ import SessionTesting
 import XCTest
 
 /// A token store that records every save and can be told to fail saving or clearing.
-///
-/// `@unchecked Sendable`: every mutable member is accessed while holding `lock`.
-final class RecordingStore: TokenStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: SessionTokens?
-    private var saves: [SessionTokens] = []
-    /// Saves still allowed before every further one fails; nil while saves succeed.
-    private var savesBeforeFailing: Int?
-    private var failClears = false
+final class RecordingStore: TokenStore, Sendable {
+    private struct State: Sendable {
+        var stored: SessionTokens?
+        var saves: [SessionTokens] = []
+        /// Saves still allowed before every further one fails; nil while saves succeed.
+        var savesBeforeFailing: Int?
+        var failClears = false
+    }
 
-    init(_ tokens: SessionTokens? = nil) { stored = tokens }
+    private let state: Locked<State>
 
-    var saved: [SessionTokens] { lock.withLock { saves } }
-    var contents: SessionTokens? { lock.withLock { stored } }
+    init(_ tokens: SessionTokens? = nil) { state = Locked(State(stored: tokens)) }
+
+    var saved: [SessionTokens] { state.withLock { $0.saves } }
+    var contents: SessionTokens? { state.withLock { $0.stored } }
     func failNextSaves() { failSaves(afterSucceeding: 0) }
     /// Lets `count` more saves succeed, then fails every one after.
-    func failSaves(afterSucceeding count: Int) { lock.withLock { savesBeforeFailing = count } }
-    func failNextClears() { lock.withLock { failClears = true } }
+    func failSaves(afterSucceeding count: Int) { state.withLock { $0.savesBeforeFailing = count } }
+    func failNextClears() { state.withLock { $0.failClears = true } }
 
     func load() async throws -> SessionTokens? { contents }
     func save(_ tokens: SessionTokens) async throws {
-        try lock.withLock {
-            if let remaining = savesBeforeFailing {
+        try state.withLock { state in
+            if let remaining = state.savesBeforeFailing {
                 guard remaining > 0 else { throw SessionError(.storageFailed, process: .configuration, message: "disk full (test)") }
-                savesBeforeFailing = remaining - 1
+                state.savesBeforeFailing = remaining - 1
             }
-            saves.append(tokens)
-            stored = tokens
+            state.saves.append(tokens)
+            state.stored = tokens
         }
     }
     func clear() async throws {
-        try lock.withLock {
-            if failClears { throw SessionError(.storageFailed, process: .configuration, message: "read-only disk (test)") }
-            stored = nil
+        try state.withLock { state in
+            if state.failClears { throw SessionError(.storageFailed, process: .configuration, message: "read-only disk (test)") }
+            state.stored = nil
         }
     }
 }
 
 /// Keeps every log line.
-///
-/// `@unchecked Sendable`: `lines` is accessed while holding `lock`.
-final class CapturingLogger: SessionLogger, @unchecked Sendable {
+final class CapturingLogger: SessionLogger, Sendable {
     let minimumLevel: LogLevel
-    private let lock = NSLock()
-    private var captured: [String] = []
+    private let captured = Locked<[String]>([])
     init(minimumLevel: LogLevel = .debug) { self.minimumLevel = minimumLevel }
-    var lines: [String] { lock.withLock { captured } }
-    func log(_ level: LogLevel, _ message: String) { lock.withLock { captured.append("[\(level)] \(message)") } }
+    var lines: [String] { captured.value }
+    func log(_ level: LogLevel, _ message: String) { captured.withLock { $0.append("[\(level)] \(message)") } }
 }
 
 /// A one-shot signal a test can await, for holding a fake response until the test says go.
