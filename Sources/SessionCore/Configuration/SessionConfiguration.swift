@@ -34,6 +34,8 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// How the client authenticates to the token and revocation endpoints (default ``ClientAuthentication/none``:
     /// a public client).
     public let clientAuthentication: ClientAuthentication
+    /// How the provider signs this client's ID tokens (default ``IDTokenSigning/signed``).
+    public let idTokenSigning: IDTokenSigning
     /// An access token expiring within this many seconds is refreshed before use (default 60).
     public let refreshLeeway: TimeInterval
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
@@ -64,6 +66,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         additionalParameters: [String: String] = [:],
         tokenRequestParameters: [String: String] = [:],
         clientAuthentication: ClientAuthentication = .none,
+        idTokenSigning: IDTokenSigning = .signed,
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120
     ) throws {
@@ -120,6 +123,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.additionalParameters = additionalParameters
         self.tokenRequestParameters = tokenRequestParameters
         self.clientAuthentication = clientAuthentication
+        self.idTokenSigning = idTokenSigning
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
     }

@@ -31,6 +31,24 @@ struct IDTokenValidator: Sendable {
         try verify(jws, algorithm: algorithm, kid: kid, key: key)
     }
 
+    /// Checks an unsigned JWS (`alg` `none`) from the token endpoint at `source`, for a client
+    /// registered for unsigned ID tokens: `none` exactly, no `crit`, an empty signature, and an
+    /// https or loopback endpoint.
+    func checkUnsigned(_ jws: CompactJWS, from source: URL) throws {
+        guard jws.header["crit"] == nil else {
+            throw error(.idTokenMalformed, "the header marks extensions critical ('crit'), and none is supported")
+        }
+        guard let value = jws.header["alg"] else { throw error(.idTokenUnsupportedAlgorithm, "the header has no 'alg'") }
+        guard let name = value.stringValue else { throw error(.idTokenMalformed, "the header's 'alg' is not a string") }
+        guard Exact.equal(name, "none") else {
+            throw error(.idTokenUnsupportedAlgorithm, "algorithm \(StrictJSON.printable(name)) is not the registered 'none'")
+        }
+        guard jws.signature.isEmpty else { throw error(.idTokenSignatureInvalid, "an unsigned token carries a signature") }
+        guard URLRules.isSecureEndpoint(source) else {
+            throw error(.idTokenUnsupportedAlgorithm, "an unsigned ID token is accepted only from an https or loopback token endpoint")
+        }
+    }
+
     /// ``verifySignature(_:keys:)`` against `keySet` alone, without reloading it.
     func verifySignature(_ jws: CompactJWS, keySet: JSONWebKeySet) throws {
         let (algorithm, kid) = try algorithmAndKeyID(of: jws)

@@ -196,11 +196,19 @@ extension LocalProviderEngine {
             if let nonce { claims["nonce"] = nonce }
             // netID hands the permission center's token to the client inside the ID token.
             if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
-            guard let idToken = try? withState({ $0.keys.signing }).sign(claims: claims) else {
+            let unsigned = options.clients.first { $0.id == grant.clientID }?.idTokenSigning == .unsigned
+            guard let idToken = unsigned ? Self.unsignedToken(claims) : try? withState({ $0.keys.signing }).sign(claims: claims) else {
                 return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
             }
             body["id_token"] = idToken
         }
         return Self.json(body, headers: [("Pragma", "no-cache")])
+    }
+
+    /// An unsigned JWS (`alg` `none`, empty signature) of `claims`, for clients registered that way.
+    static func unsignedToken(_ claims: [String: Any]) -> String? {
+        guard let header = try? JSONSerialization.data(withJSONObject: ["alg": "none", "typ": "JWT"], options: [.sortedKeys]),
+              let payload = try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]) else { return nil }
+        return "\(SigningKey.base64URL(header)).\(SigningKey.base64URL(payload))."
     }
 }

@@ -51,12 +51,16 @@ extension LocalProvider {
         public var redirectURIs: [URL]
         /// How it must authenticate at the token and revocation endpoints (default: public).
         public var authentication: ClientAuthentication
+        /// How its ID tokens are signed (default: with the provider's key; `.unsigned`: `alg` `none`).
+        public var idTokenSigning: IDTokenSigning
 
         /// Creates a client.
-        public init(id: String, redirectURIs: [URL], authentication: ClientAuthentication = .none) {
+        public init(id: String, redirectURIs: [URL], authentication: ClientAuthentication = .none,
+                    idTokenSigning: IDTokenSigning = .signed) {
             self.id = id
             self.redirectURIs = redirectURIs
             self.authentication = authentication
+            self.idTokenSigning = idTokenSigning
         }
 
         /// `session-demo`, with `com.example.sessiondemo:/callback` and `http://127.0.0.1/callback`.
