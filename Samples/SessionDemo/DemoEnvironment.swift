@@ -31,7 +31,8 @@ struct DemoEnvironment {
         let agent: AuthorizationAgent
         if let issuer = options.issuer, let clientID = options.clientID {
             provider = nil
-            configuration = try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: options.redirectURI, scopes: options.scopes)
+            configuration = try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: options.redirectURI, scopes: options.scopes,
+                                                     clientAuthentication: options.clientAuthentication)
             agent = LoopbackBrowserAgent(opener: options.opensBrowser ? .system : .printOnly)
         } else {
             var providerOptions = LocalProvider.Options()

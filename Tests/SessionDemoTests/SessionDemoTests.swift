@@ -112,12 +112,37 @@ final class SessionDemoTests: XCTestCase {
         assertNoControlCharacters(refused)
     }
 
+    /// A confidential client signs in with its secret from a file, which never shows; the secret
+    /// is refused on the command line's terms (a missing source is a usage error).
+    func testAConfidentialClientWithItsSecretInAFile() async throws {
+        let secret = "demo-secret-\(UUID().uuidString)"
+        let provider = try LocalProvider(options: { var options = LocalProvider.Options()
+            options.clients = [LocalProvider.Client(id: "server-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
+                                                    authentication: .clientSecretBasic(secret))]
+            return options }())
+        defer { provider.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try Data((secret + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try await runAgainst(provider, clientID: "server-app",
+                                       extra: ["--client-auth", "basic", "--client-secret-file", file.path]) { url, redirect, _ in
+            try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
+        }
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        XCTAssertFalse((run.output + run.errorOutput).contains(secret))
+        XCTAssertEqual(provider.requests(to: .token).first?.authorization?.hasPrefix("Basic "), true)
+
+        let missing = try await DemoProcess.run(["--issuer", provider.issuer.absoluteString, "--client-id", "server-app", "--client-auth", "basic"],
+                                                environment: ["SESSION_DEMO_CLIENT_SECRET": ""])
+        XCTAssertEqual(missing.status, 2, missing.errorOutput)
+    }
+
     /// Runs the demo against `provider` without a browser; `browse` gets the sign-in URL the demo
     /// printed, its redirect URI and state, and returns the redirect to deliver to the demo.
-    private func runAgainst(_ provider: LocalProvider,
+    private func runAgainst(_ provider: LocalProvider, clientID: String = LocalProvider.Client.demo.id, extra: [String] = [],
                             browse: @escaping @Sendable (URL, URL, String) async throws -> URL) async throws -> DemoRun {
         try await DemoProcess.run(
-            ["--issuer", provider.issuer.absoluteString, "--client-id", LocalProvider.Client.demo.id, "--no-browser"],
+            ["--issuer", provider.issuer.absoluteString, "--client-id", clientID, "--no-browser"] + extra,
             onErrorLine: { line in
                 guard let range = line.range(of: "Open this URL in a browser to sign in: "),
                       let url = URL(string: String(line[range.upperBound...])),

@@ -85,6 +85,23 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         XCTAssertEqual(error?.oauthError, "invalid_grant")
     }
 
+    /// A confidential client: client_secret_basic and client_secret_post on the code exchange,
+    /// the refresh and the revocation; a wrong secret is invalid_client.
+    func testAConfidentialClientWithBasicAndWithPost() async throws {
+        for method in [ClientAuthentication.clientSecretBasic, ClientAuthentication.clientSecretPost] {
+            let session = try client(environment.confidentialConfiguration(method))
+            let tokens = try await session.signIn(flow: .login, agent: user())
+            XCTAssertEqual(tokens.subject, environment.subject)
+            let refreshed = try await session.refresh()
+            XCTAssertNotEqual(refreshed.refreshToken, tokens.refreshToken)
+            try await session.signOut(revokeTokens: true)
+            let remaining = await session.tokens
+            XCTAssertNil(remaining)
+        }
+        let wrong = try client(environment.confidentialConfiguration { _ in .clientSecretBasic("not-the-secret") })
+        _ = await assertThrows(.invalidClient) { try await wrong.signIn(flow: .login, agent: user()) }
+    }
+
     func testDeniedConsentGivesAccessDenied() async throws {
         let session = try client()
         let error = await assertThrows(.accessDenied) { try await session.signIn(flow: .login, agent: user(approves: false)) }

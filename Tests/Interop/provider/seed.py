@@ -1,4 +1,5 @@
-"""Creates the interop user and public clients. Reads INTEROP_* variables; prints the user's id."""
+"""Creates the interop user, two public clients and a confidential one. Reads INTEROP_* variables;
+prints the user's id."""
 import os
 
 import django
@@ -29,4 +30,17 @@ for client_id in ("interop-app", "interop-demo"):
             "client_secret": "",
         },
     )
+# A confidential client, as a server-side relying party registers: its secret is stored hashed.
+Application.objects.update_or_create(
+    client_id=os.environ["INTEROP_CONFIDENTIAL_CLIENT_ID"],
+    defaults={
+        "name": "interop-confidential",
+        "client_type": Application.CLIENT_CONFIDENTIAL,
+        "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+        "redirect_uris": "http://127.0.0.1/callback com.example.interop:/callback",
+        "algorithm": Application.RS256_ALGORITHM,
+        "skip_authorization": False,
+        "client_secret": os.environ["INTEROP_CLIENT_SECRET"],
+    },
+)
 print(user.id)
