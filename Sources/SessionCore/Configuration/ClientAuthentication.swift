@@ -7,7 +7,7 @@ import Foundation
 /// stays on a server or a machine you control. PKCE S256 stays on for confidential clients too
 /// (RFC 9700 §2.1.1). A secret never appears in a log line, an error, a description, the token
 /// store or the authorization URL.
-public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible {
+public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// A public client: `client_id` in the form, no secret.
     case none
     /// `client_secret_basic`: the client ID and secret, each form-URL-encoded, in an HTTP Basic
@@ -24,6 +24,12 @@ public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible {
         case .clientSecretPost: "client_secret_post (secret redacted)"
         }
     }
+
+    /// Same as ``description``: debug output shows no secret either.
+    public var debugDescription: String { description }
+
+    /// A mirror without the secret, so `dump` and reflection show none.
+    public var customMirror: Mirror { Mirror(self, children: ["method": description], displayStyle: .enum) }
 
     /// `parameters` sent to the token or revocation endpoint at `url` by `clientID`, authenticated
     /// as this method says.

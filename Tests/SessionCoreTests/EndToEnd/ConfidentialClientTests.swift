@@ -69,7 +69,10 @@ final class ConfidentialClientTests: XCTestCase {
         let error = await assertSessionError(.reauthenticationRequired) { try await client.refresh() }
         let storedText = String(decoding: try JSONEncoder().encode(store.saved), as: UTF8.self)
         let request = try await client.beginAuthorization()
-        var texts = [client.configuration.clientAuthentication.description, "\(client.configuration)", tokens.description,
+        var dumped = ""
+        dump(client.configuration, to: &dumped)
+        var texts = [client.configuration.clientAuthentication.description, "\(client.configuration)", String(reflecting: client.configuration),
+                     dumped, tokens.description,
                      error?.description ?? "", storedText, request.url.absoluteString]
         texts += logger.lines
         for text in texts {
