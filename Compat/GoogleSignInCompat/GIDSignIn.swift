@@ -40,6 +40,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var agent = AgentChoice.platformDefault
         var urlHandler: (@Sendable (URL) -> Void)?
         var storeDirectory: URL?
+        var clientAuthentication = ClientAuthentication.none
     }
 
     private struct State: Sendable {
@@ -91,6 +92,13 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public var issuer: URL { get { get(\.issuer) } set { set(\.issuer, newValue) } }
     /// The redirect URI (default: Google's, the reversed client ID with `:/oauth2callback`).
     public var redirectURI: URL! { get { get(\.redirectURI) } set { set(\.redirectURI, newValue) } }
+
+    /// An addition: how the client authenticates at the token and revocation endpoints, for a
+    /// confidential client on a server (an app on a device has no secret to keep: leave `.none`).
+    public var clientAuthentication: ClientAuthentication {
+        get { get(\.clientAuthentication) }
+        set { set(\.clientAuthentication, newValue) }
+    }
     /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
     /// Default: a `WebAuthenticationAgent` on Apple platforms, as Google's AppAuth agent was
     /// (``SessionFacade/PlatformDefaults/authorizationAgent(presentingFrom:)``); nil on Linux.
@@ -128,7 +136,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         if let server = settings.serverClientID, !server.isEmpty { (extra["audience"], tokenExtra["audience"]) = (server, server) }
         if let realm = settings.openIDRealm, !realm.isEmpty { tokenExtra["openid.realm"] = realm }
         return try SessionConfiguration(issuer: settings.issuer, clientID: clientID, redirectURI: redirect, scopes: scopes,
-                                        loginHint: settings.loginHint, additionalParameters: extra, tokenRequestParameters: tokenExtra)
+                                        loginHint: settings.loginHint, additionalParameters: extra, tokenRequestParameters: tokenExtra,
+                                        clientAuthentication: settings.clientAuthentication)
     }
 
     private func store(for configuration: SessionConfiguration) throws -> any LocalTokenStore {

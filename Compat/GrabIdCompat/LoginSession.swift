@@ -34,9 +34,19 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
         var idTokenClaims: [String: JSONValue] = [:]
         var refreshToken: String?
         var accessTokenExpiresAt: Date?
+        /// Never archived: a secret stays out of every store.
+        var clientAuthentication = ClientAuthentication.none
     }
 
     private let values: Locked<Values>
+
+    /// An addition: how the client authenticates at the token and revocation endpoints, for a
+    /// confidential client on a server (an app on a device has no secret to keep: leave `.none`).
+    /// It is not archived with the session.
+    public var clientAuthentication: ClientAuthentication {
+        get { withValues { $0.clientAuthentication } }
+        set { withValues { $0.clientAuthentication = newValue } }
+    }
 
     /// The registered client ID.
     public let clientId: String
@@ -175,6 +185,7 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
                                         redirectURI: settings.redirectUrl,
                                         scopes: settings.scope.split(separator: " ").map(String.init).filter { $0 != "openid" },
                                         prompt: settings.prompt.isEmpty ? nil : settings.prompt,
-                                        loginHint: settings.hint.isEmpty ? nil : settings.hint, additionalParameters: extra)
+                                        loginHint: settings.hint.isEmpty ? nil : settings.hint, additionalParameters: extra,
+                                        clientAuthentication: settings.clientAuthentication)
     }
 }

@@ -14,4 +14,14 @@ final class GrabIdModelTests: XCTestCase {
         XCTAssertEqual(GrabIdPartnerErrorDomain.serviceDiscovery.rawValue, 0)
         XCTAssertEqual(GrabIdPartnerErrorDomain.appStore.rawValue, 8)
     }
+
+    /// An addition for a confidential client on a server: passed to the token endpoint, never archived.
+    func testClientAuthenticationIsNeverArchived() throws {
+        let session = LoginSession(clientId: "c", redirectUrl: try XCTUnwrap(URL(string: "grabtest://open")), scope: "openid",
+                                   serviceDiscoveryUrl: "https://example.com")
+        session.clientAuthentication = .clientSecretBasic("server-secret")
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: false)
+        XCTAssertNil(archive.range(of: Data("server-secret".utf8)))
+        XCTAssertEqual(session.clientAuthentication, .clientSecretBasic("server-secret"))
+    }
 }
