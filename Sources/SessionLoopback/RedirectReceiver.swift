@@ -5,26 +5,14 @@ import SessionCore
 /// The loopback listener of one authorization: takes the first request for the redirect path,
 /// answers it with a short page saying what the app will make of it, and hands its URL to the
 /// waiting task.
-///
-/// `@unchecked Sendable`: `redirectURI` and `server` are set during `init` only; `base`, `check`,
-/// `received` and `waiter`, which the listener's thread touches, only while holding `lock`.
-final class RedirectReceiver: @unchecked Sendable {
+final class RedirectReceiver: Sendable {
     /// What the app will find wrong with a redirect: nil when it will use it.
     typealias Check = @Sendable (URL) -> SessionError?
 
     /// The configured redirect URI with the port listened on.
-    private(set) var redirectURI: URL
-    private var server: LoopbackHTTPServer?
-    private let lock = NSLock()
-    private var received: Result<URL, SessionError>?
-    private var waiter: CheckedContinuation<URL, Error>?
-    private var check: Check?
-    /// The `state` of the request the browser was sent with; nil accepts any redirect.
-    private var state: String?
-    /// `http://host:port`, known once the listener is bound.
-    private var base: String?
-    /// The `Host` header values that name the listener (DNS rebinding defence).
-    private var hosts: [String] = []
+    let redirectURI: URL
+    private let server: LoopbackHTTPServer
+    private let mailbox: Mailbox
 
     init(redirectURI configured: URL) throws {
         guard var components = URLComponents(url: configured, resolvingAgainstBaseURL: false),
@@ -36,21 +24,19 @@ final class RedirectReceiver: @unchecked Sendable {
         guard components.port.map({ (1...65535).contains($0) }) ?? true else {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI's port is out of range")
         }
-        redirectURI = configured
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        let server: LoopbackHTTPServer
+        let mailbox = Mailbox()
         do {
-            server = try LoopbackHTTPServer(host: bind, port: UInt16(components.port ?? 0)) { [weak self] request in
-                guard let self else { return .respond(.text("Not found", status: 404)) }
+            server = try LoopbackHTTPServer(host: bind, port: UInt16(components.port ?? 0)) { request in
                 // A page on another origin that resolves its own name to 127.0.0.1 (DNS rebinding)
                 // sends that name as Host: refused, and it consumes nothing.
-                guard let host = request.header("Host"), self.namesListener(host) else {
+                guard let host = request.header("Host"), mailbox.namesListener(host) else {
                     return .respond(.text("This listener answers only requests addressed to it.", status: 421))
                 }
                 guard request.method == "GET", Exact.equal(request.path, path) else {
                     return .respond(.text("Not found", status: 404))
                 }
-                guard self.belongs(request.target) else {
+                guard mailbox.belongs(request.target) else {
                     // Anyone on this machine can reach the port: a response without this sign-in's
                     // `state` is shown its page and ends nothing.
                     let page = RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "not this sign-in"))
@@ -58,64 +44,36 @@ final class RedirectReceiver: @unchecked Sendable {
                 }
                 // The app learns of the redirect only once the browser has its page: the agent
                 // stops the listener as soon as it knows.
-                return .respondThenClose(.text(self.page(for: request.target), contentType: "text/html; charset=utf-8")) {
-                    self.deliver(target: request.target)
+                return .respondThenClose(.text(mailbox.page(for: request.target), contentType: "text/html; charset=utf-8")) {
+                    mailbox.deliver(target: request.target)
                 }
             }
         } catch {
             throw SessionError(.networkError, process: .authentication,
                                message: "cannot listen on the redirect URI's loopback port: \(error.localizedDescription)")
         }
-        self.server = server
+        self.mailbox = mailbox
         components.port = Int(server.port)
         guard let listening = components.url else {
             server.stop()
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI cannot carry a port")
         }
         redirectURI = listening
-        let port = server.port
-        lock.withLock {
-            base = server.baseURL.absoluteString
-            hosts = ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"]
-        }
+        mailbox.listen(base: server.baseURL.absoluteString, port: server.port)
     }
 
     /// Sets the `state` a redirect must carry to end the sign-in (nil: any redirect does) and how
     /// redirects are judged for the page. Until then (no URL has been opened yet) no request
     /// belongs to the sign-in.
     func expect(state: String?, _ check: @escaping Check) {
-        lock.withLock {
-            self.state = state
-            self.check = check
-        }
-    }
-
-    /// True when the `Host` header names this listener: its address or `localhost`, with its port.
-    private func namesListener(_ host: String) -> Bool {
-        lock.withLock { hosts.contains { ASCII.equalIgnoringCase($0, host) } }
-    }
-
-    /// True when `target` carries exactly one `state`, equal to the request's.
-    private func belongs(_ target: String) -> Bool {
-        let known: (check: Check?, state: String?) = lock.withLock { (check, state) }
-        guard known.check != nil else { return false }
-        guard let expected = known.state else { return true }
-        let states = URLComponents(string: target)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
-        return states.count == 1 && Exact.equal(states[0].value, expected)
-    }
-
-    private func page(for target: String) -> String {
-        let known: (base: String?, check: Check?) = lock.withLock { (self.base, self.check) }
-        guard let url = known.base.flatMap({ URL(string: $0 + target) }), let check = known.check else {
-            return RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "no sign-in is waiting"))
-        }
-        return RedirectPage.html(for: check(url))
+        mailbox.expect(state: state, check)
     }
 
     /// Waits for the redirect, at most `timeout` seconds.
     func wait(timeout: TimeInterval) async throws -> URL {
-        try await withThrowingTaskGroup(of: URL.self) { group in
-            group.addTask { try await self.redirect() }
+        let mailbox = mailbox
+        return try await withThrowingTaskGroup(of: URL.self) { group in
+            group.addTask { try await mailbox.redirect() }
             group.addTask {
                 // Clamped: a non-finite or huge timeout would not convert to nanoseconds.
                 let seconds = timeout.isFinite ? min(max(0, timeout), 1_000_000) : 1_000_000
@@ -131,42 +89,95 @@ final class RedirectReceiver: @unchecked Sendable {
         }
     }
 
-    private func redirect() async throws -> URL {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<URL, SessionError>? = lock.withLock {
-                    if received == nil, !Task.isCancelled { waiter = continuation }
-                    return received
-                }
-                if let ready {
-                    continuation.resume(with: ready)
-                } else if Task.isCancelled {
-                    continuation.resume(throwing: SessionError.cancelled())
-                }
-            }
-        } onCancel: {
-            let waiting = lock.withLock { () -> CheckedContinuation<URL, Error>? in
-                defer { waiter = nil }
-                return waiter
-            }
-            waiting?.resume(throwing: SessionError.cancelled())
-        }
-    }
-
-    /// Keeps the first redirect; later ones (a reload, a second tab) are answered but ignored.
-    private func deliver(target: String) {
-        let (waiting, result) = lock.withLock { () -> (CheckedContinuation<URL, Error>?, Result<URL, SessionError>) in
-            let result: Result<URL, SessionError> = base.flatMap { URL(string: $0 + target) }.map { .success($0) }
-                ?? .failure(SessionError(.invalidResponse, process: .authentication, message: "the browser's redirect is not a valid URL"))
-            guard received == nil else { return (nil, result) }
-            received = result
-            defer { waiter = nil }
-            return (waiter, result)
-        }
-        waiting?.resume(with: result)
-    }
-
     func stop() {
-        server?.stop()
+        server.stop()
+    }
+
+    /// What the listener's threads and the waiting task share, behind one lock.
+    private final class Mailbox: Sendable {
+        private struct State: Sendable {
+            var received: Result<URL, SessionError>?
+            var waiter: CheckedContinuation<URL, Error>?
+            var check: Check?
+            /// The `state` of the request the browser was sent with; nil accepts any redirect.
+            var state: String?
+            /// `http://host:port`, known once the listener is bound.
+            var base: String?
+            /// The `Host` header values that name the listener (DNS rebinding defence).
+            var hosts: [String] = []
+        }
+
+        private let shared = Locked(State())
+
+        func listen(base: String, port: UInt16) {
+            shared.withLock { state in
+                state.base = base
+                state.hosts = ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"]
+            }
+        }
+
+        func expect(state expected: String?, _ check: @escaping Check) {
+            shared.withLock { state in
+                state.state = expected
+                state.check = check
+            }
+        }
+
+        /// True when the `Host` header names this listener: its address or `localhost`, with its port.
+        func namesListener(_ host: String) -> Bool {
+            shared.withLock { $0.hosts.contains { ASCII.equalIgnoringCase($0, host) } }
+        }
+
+        /// True when `target` carries exactly one `state`, equal to the request's.
+        func belongs(_ target: String) -> Bool {
+            let known = shared.withLock { (check: $0.check, state: $0.state) }
+            guard known.check != nil else { return false }
+            guard let expected = known.state else { return true }
+            let states = URLComponents(string: target)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
+            return states.count == 1 && Exact.equal(states[0].value, expected)
+        }
+
+        func page(for target: String) -> String {
+            let known = shared.withLock { (base: $0.base, check: $0.check) }
+            guard let url = known.base.flatMap({ URL(string: $0 + target) }), let check = known.check else {
+                return RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "no sign-in is waiting"))
+            }
+            return RedirectPage.html(for: check(url))
+        }
+
+        func redirect() async throws -> URL {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let ready = shared.withLock { state -> Result<URL, SessionError>? in
+                        if state.received == nil, !Task.isCancelled { state.waiter = continuation }
+                        return state.received
+                    }
+                    if let ready {
+                        continuation.resume(with: ready)
+                    } else if Task.isCancelled {
+                        continuation.resume(throwing: SessionError.cancelled())
+                    }
+                }
+            } onCancel: {
+                let waiting = shared.withLock { state -> CheckedContinuation<URL, Error>? in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiting?.resume(throwing: SessionError.cancelled())
+            }
+        }
+
+        /// Keeps the first redirect; later ones (a reload, a second tab) are answered but ignored.
+        func deliver(target: String) {
+            let (waiting, result) = shared.withLock { state -> (CheckedContinuation<URL, Error>?, Result<URL, SessionError>) in
+                let result: Result<URL, SessionError> = state.base.flatMap { URL(string: $0 + target) }.map { .success($0) }
+                    ?? .failure(SessionError(.invalidResponse, process: .authentication, message: "the browser's redirect is not a valid URL"))
+                guard state.received == nil else { return (nil, result) }
+                state.received = result
+                defer { state.waiter = nil }
+                return (state.waiter, result)
+            }
+            waiting?.resume(with: result)
+        }
     }
 }
