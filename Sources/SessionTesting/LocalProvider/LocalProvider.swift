@@ -89,7 +89,7 @@ public final class LocalProvider: Sendable {
     ///   - refreshLeeway: seconds before expiry at which a token is refreshed.
     public func configuration(clientID: String? = nil, redirectURI: URL? = nil, scopes: [String] = [],
                               refreshLeeway: TimeInterval = 60) throws -> SessionConfiguration {
-        guard let client = options.clients.first(where: { clientID == nil || $0.id == clientID }),
+        guard let client = options.clients.first(where: { clientID == nil || Exact.equal($0.id, clientID) }),
               let redirect = redirectURI ?? client.redirectURIs.first else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the local provider has no such client")
         }

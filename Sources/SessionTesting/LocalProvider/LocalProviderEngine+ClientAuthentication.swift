@@ -18,8 +18,8 @@ extension LocalProviderEngine {
         let basic = request.header("Authorization").flatMap(Self.basicCredentials)
         if request.header("Authorization") != nil, basic == nil { return refuse("the Authorization header is not Basic credentials") }
         guard let clientID = basic?.id ?? form["client_id"],
-              let client = options.clients.first(where: { $0.id == clientID }) else { return refuse("unknown client") }
-        if let formID = form["client_id"], formID != clientID { return refuse("two client IDs") }
+              let client = options.clients.first(where: { Exact.equal($0.id, clientID) }) else { return refuse("unknown client") }
+        if let formID = form["client_id"], !Exact.equal(formID, clientID) { return refuse("two client IDs") }
         switch (client.authentication, basic, form["client_secret"]) {
         case (.none, nil, nil):
             return .client(clientID)

@@ -10,7 +10,7 @@ extension LocalProviderEngine {
         let items = request.method == "GET" ? request.queryItems : request.formItems
         let parameters = Self.firstValues(items)
         // Without a known client and a registered redirect URI the provider must not redirect (§4.1.2.1).
-        guard let clientID = parameters["client_id"], let client = options.clients.first(where: { $0.id == clientID }) else {
+        guard let clientID = parameters["client_id"], let client = options.clients.first(where: { Exact.equal($0.id, clientID) }) else {
             return Self.page("Unknown client.", status: 400)
         }
         guard let redirectURI = parameters["redirect_uri"], Self.isRegistered(redirectURI, for: client) else {
@@ -32,7 +32,7 @@ extension LocalProviderEngine {
         guard let challenge = parameters["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
             return fail("invalid_request", "a PKCE code_challenge is required")
         }
-        guard parameters["code_challenge_method"] == PKCE.method else { return fail("invalid_request", "code_challenge_method must be S256") }
+        guard Exact.equal(parameters["code_challenge_method"], PKCE.method) else { return fail("invalid_request", "code_challenge_method must be S256") }
         let scopes = Set((parameters["scope"] ?? "").split(separator: " ").map(String.init))
         guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return fail("invalid_scope", "the scope is empty or unknown") }
 
@@ -65,12 +65,12 @@ extension LocalProviderEngine {
     static func isRegistered(_ redirectURI: String, for client: LocalProvider.Client) -> Bool {
         guard let requested = URLComponents(string: redirectURI) else { return false }
         return client.redirectURIs.contains { registered in
-            if registered.absoluteString == redirectURI { return true }
+            if Exact.equal(registered.absoluteString, redirectURI) { return true }
             guard var loose = URLComponents(string: redirectURI), requested.scheme == "http",
                   let allowed = URLComponents(url: registered, resolvingAgainstBaseURL: false),
                   allowed.port == nil, URLRules.isLoopbackIPLiteral(host: allowed.host) else { return false }
             loose.port = nil
-            return loose == allowed
+            return Exact.equal(loose.string, allowed.string)
         }
     }
 
@@ -119,8 +119,8 @@ extension LocalProviderEngine {
             }
             issued.used = true
             state.codes[code] = issued
-            guard issued.expiresAt > now, issued.grant.clientID == clientID, issued.redirectURI == form["redirect_uri"],
-                  issued.challenge == challenge else { return nil }
+            guard issued.expiresAt > now, Exact.equal(issued.grant.clientID, clientID), Exact.equal(issued.redirectURI, form["redirect_uri"]),
+                  Exact.equal(issued.challenge, challenge) else { return nil }
             return (issued, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: true))
         }
         guard let outcome else { return refused }
@@ -132,7 +132,7 @@ extension LocalProviderEngine {
         guard let presented = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is missing") }
         let rotates = options.rotatesRefreshTokens
         let outcome = withState { state -> Checked<(Grant, Tokens)> in
-            guard let issued = state.refreshTokens[presented], issued.grant.clientID == clientID,
+            guard let issued = state.refreshTokens[presented], Exact.equal(issued.grant.clientID, clientID),
                   !state.revokedFamilies.contains(issued.grant.family) else {
                 return .refused(Self.oauthError("invalid_grant", "the refresh token is invalid or revoked"))
             }
@@ -196,7 +196,7 @@ extension LocalProviderEngine {
             if let nonce { claims["nonce"] = nonce }
             // netID hands the permission center's token to the client inside the ID token.
             if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
-            let unsigned = options.clients.first { $0.id == grant.clientID }?.idTokenSigning == .unsigned
+            let unsigned = options.clients.first { Exact.equal($0.id, grant.clientID) }?.idTokenSigning == .unsigned
             guard let idToken = unsigned ? Self.unsignedToken(claims) : try? withState({ $0.keys.signing }).sign(claims: claims) else {
                 return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
             }

@@ -34,11 +34,11 @@ extension LocalProviderEngine {
         return withState { state in
             // RFC 7009 §2.2: an unknown token is answered with 200 as well.
             if let refresh = state.refreshTokens[token] {
-                guard refresh.grant.clientID == clientID else { return Self.oauthError("unauthorized_client", "the token belongs to another client") }
+                guard Exact.equal(refresh.grant.clientID, clientID) else { return Self.oauthError("unauthorized_client", "the token belongs to another client") }
                 // Revoking a refresh token ends its whole grant, access tokens included (§2.1).
                 state.revokedFamilies.insert(refresh.grant.family)
             } else if let access = state.accessTokens[token] {
-                guard access.grant.clientID == clientID else { return Self.oauthError("unauthorized_client", "the token belongs to another client") }
+                guard Exact.equal(access.grant.clientID, clientID) else { return Self.oauthError("unauthorized_client", "the token belongs to another client") }
                 state.accessTokens[token] = nil
             }
             return HTTPServerResponse(status: 200)

@@ -82,4 +82,24 @@ final class ConfidentialClientTests: XCTestCase {
         XCTAssertThrowsError(try SessionConfiguration(issuer: provider.issuer, clientID: "c", redirectURI: URL(string: "x.y:/cb")!,
                                                       clientAuthentication: .clientSecretBasic("")))
     }
+
+    /// LocalProvider compares client IDs byte for byte, as real services do: a Unicode-equivalent
+    /// spelling (KELVIN SIGN for K) is another client.
+    func testAUnicodeEquivalentClientIDIsAnotherClient() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { options in
+            options.clients = [LocalProvider.Client(id: "K-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
+                                                    authentication: .clientSecretPost(Self.secret))]
+        }
+        addTeardownBlock { provider.stop() }
+        let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "\u{212A}-app",
+                                                     redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                                                     clientAuthentication: .clientSecretPost(Self.secret))
+        let client = SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5))
+        do {
+            _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+            XCTFail("a client ID that is not byte for byte the registered one signed in")
+        } catch {
+            XCTAssertTrue(provider.requests(to: .token).isEmpty, "refused at the authorization endpoint already: \(error)")
+        }
+    }
 }
