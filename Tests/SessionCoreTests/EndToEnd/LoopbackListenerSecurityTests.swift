@@ -89,20 +89,57 @@ final class LoopbackListenerSecurityTests: XCTestCase {
     }
 
     func testARequestWithoutTheSignInsStateEndsNothingAndTheRealRedirectStillCompletes() async throws {
-        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
-        let (pages, sink) = AsyncStream.makeStream(of: (Int, String).self)
+        let answers = try await Self.signIn(probing: { real, yield in
+            for forged in [try Self.replacing("state", with: "forged", in: real),
+                           try Self.replacing("state", with: "", in: real),
+                           try XCTUnwrap(URL(string: real.absoluteString.components(separatedBy: "?")[0]))] {
+                let response = try await Self.get(forged)
+                yield((response.status, String(decoding: response.body, as: UTF8.self)))
+            }
+            let response = try await Self.get(real)
+            yield((response.status, String(decoding: response.body, as: UTF8.self)))
+        }, harness: try makeLocalHarness(redirectURI: Self.anyPortRedirect))
+        XCTAssertEqual(answers.map(\.0), [400, 400, 400, 200])
+        for (_, page) in answers.dropLast() { XCTAssertTrue(page.contains("does not belong to the sign-in the app is waiting for"), page) }
+        XCTAssertTrue(answers.last?.1.contains("Sign-in received") == true)
+    }
+
+    func testAForeignHostIsRefusedAndConsumesNothing() async throws {
+        let seen = try await Self.signIn(probing: { real, yield in
+            let port = real.port ?? 0
+            for host in ["attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1"] {
+                yield(((try? await Self.get(real, host: host).status) ?? 0, ""))
+            }
+            yield(((try? await Self.get(real, host: "localhost:\(port)").status) ?? 0, ""))
+        }, harness: try makeLocalHarness(redirectURI: Self.anyPortRedirect)).map(\.0)
+        XCTAssertEqual(seen, [421, 421, 421, 200], "only a Host naming the listener reaches it")
+    }
+
+    func testSeventySlowOrIdleConnectionsDoNotKeepTheBrowserOut() async throws {
+        let seen = try await Self.signIn(probing: { real, yield in
+            let port = UInt16(real.port ?? 0)
+            // 35 connections that say nothing, 35 that have begun a request and trickle it.
+            var crowd: [Int32] = []
+            for index in 0..<70 {
+                let descriptor = Self.connect(port: port)
+                if index % 2 == 1 { _ = "GET /callback?st".withCString { send(descriptor, $0, 15, Int32(MSG_NOSIGNAL)) } }
+                crowd.append(descriptor)
+            }
+            yield(((try? await Self.get(real).status) ?? 0, ""))
+            crowd.forEach { close($0) }
+        }, harness: try makeLocalHarness(redirectURI: Self.anyPortRedirect)).map(\.0)
+        XCTAssertEqual(seen, [200], "the real redirect is answered the first time")
+    }
+
+    /// Signs in through a browser that runs `probe` against the real redirect it was sent with
+    /// (probe must end by completing it), and returns what the probe yielded: (status, page).
+    private static func signIn(probing probe: @escaping @Sendable (URL, @Sendable ((Int, String)) -> Void) async throws -> Void,
+                               harness: LocalHarness) async throws -> [(Int, String)] {
+        let (answers, sink) = AsyncStream.makeStream(of: (Int, String).self)
         let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
             Task {
                 do {
-                    let real = try await Self.redirect(for: url)
-                    for forged in [try Self.replacing("state", with: "forged", in: real),
-                                   try Self.replacing("state", with: "", in: real),
-                                   try XCTUnwrap(URL(string: real.absoluteString.components(separatedBy: "?")[0]))] {
-                        let response = try await Self.get(forged)
-                        sink.yield((response.status, String(decoding: response.body, as: UTF8.self)))
-                    }
-                    let response = try await Self.get(real)
-                    sink.yield((response.status, String(decoding: response.body, as: UTF8.self)))
+                    try await probe(try await Self.redirect(for: url)) { sink.yield($0) }
                 } catch {
                     sink.yield((0, "\(error)"))
                 }
@@ -110,59 +147,10 @@ final class LoopbackListenerSecurityTests: XCTestCase {
             }
         }, print: { _ in })
         let tokens = try await harness.client.signIn(flow: .login, agent: agent)
-        XCTAssertEqual(tokens.subject, "erika", "the forged requests did not end the sign-in")
-        var answers: [(Int, String)] = []
-        for await answer in pages { answers.append(answer) }
-        XCTAssertEqual(answers.map(\.0), [400, 400, 400, 200])
-        for (_, page) in answers.dropLast() { XCTAssertTrue(page.contains("does not belong to the sign-in the app is waiting for"), page) }
-        XCTAssertTrue(answers.last?.1.contains("Sign-in received") == true)
-    }
-
-    func testAForeignHostIsRefusedAndConsumesNothing() async throws {
-        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
-        let (statuses, sink) = AsyncStream.makeStream(of: Int.self)
-        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
-            Task {
-                let real = try await Self.redirect(for: url)
-                let port = real.port ?? 0
-                for host in ["attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1"] {
-                    sink.yield((try? await Self.get(real, host: host).status) ?? 0)
-                }
-                sink.yield((try? await Self.get(real, host: "localhost:\(port)").status) ?? 0)
-                sink.finish()
-            }
-        }, print: { _ in })
-        let tokens = try await harness.client.signIn(flow: .login, agent: agent)
-        XCTAssertEqual(tokens.subject, "erika")
-        var seen: [Int] = []
-        for await status in statuses { seen.append(status) }
-        XCTAssertEqual(seen, [421, 421, 421, 200], "only a Host naming the listener reaches it")
-    }
-
-    func testSeventySlowOrIdleConnectionsDoNotKeepTheBrowserOut() async throws {
-        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
-        let (statuses, sink) = AsyncStream.makeStream(of: Int.self)
-        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
-            Task {
-                let real = try await Self.redirect(for: url)
-                let port = UInt16(real.port ?? 0)
-                // 35 connections that say nothing, 35 that have begun a request and trickle it.
-                var crowd: [Int32] = []
-                for index in 0..<70 {
-                    let descriptor = Self.connect(port: port)
-                    if index % 2 == 1 { _ = "GET /callback?st".withCString { send(descriptor, $0, 15, Int32(MSG_NOSIGNAL)) } }
-                    crowd.append(descriptor)
-                }
-                sink.yield((try? await Self.get(real).status) ?? 0)
-                crowd.forEach { close($0) }
-                sink.finish()
-            }
-        }, print: { _ in })
-        let tokens = try await harness.client.signIn(flow: .login, agent: agent)
-        XCTAssertEqual(tokens.subject, "erika")
-        var seen: [Int] = []
-        for await status in statuses { seen.append(status) }
-        XCTAssertEqual(seen, [200], "the real redirect is answered the first time")
+        XCTAssertEqual(tokens.subject, "erika", "what the probe sent did not end the sign-in")
+        var seen: [(Int, String)] = []
+        for await answer in answers { seen.append(answer) }
+        return seen
     }
 
     private static func connect(port: UInt16) -> Int32 {
