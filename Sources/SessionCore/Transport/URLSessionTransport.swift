@@ -129,9 +129,16 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
 
     /// A 401 that asks for credentials (`WWW-Authenticate: Basic`, as RFC 6749 §5.2 answers a
     /// client that failed to authenticate) is the answer itself: the transport has no credentials
-    /// to offer, and without this the task waits for them for ever on Linux.
+    /// to offer, and without this the task waits for them for ever on Linux. The TLS checks
+    /// (server trust, client certificates), which reach this method too where the session has no
+    /// handler of its own, keep the system's default handling.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let httpMethods = [NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+                           NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate]
+        guard httpMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
         states.withLock { $0[ObjectIdentifier(task)]?.challenged = true }
         completionHandler(.rejectProtectionSpace, nil)
     }
