@@ -3,7 +3,7 @@ import PackageDescription
 
 // SessionService: an OpenID Connect client whose modern core (SessionCore) is wrapped by a
 // legacy-style facade. Dependencies point one way: facade -> core -> CLibCrypto on Linux, the only
-// crypto library (Sources/SessionCore/Crypto/CryptoBackend.swift is the seam). The agents that
+// crypto library (Sources/SessionCore/Crypto/ holds every call of it). The agents that
 // show the provider's page live beside the core, each in a module of its own: SessionLoopback
 // (the browser and a loopback listener, the only user of LoopbackHTTP's sockets besides tests)
 // and SessionWebAuthentication (AuthenticationServices' in-app browser session on Apple

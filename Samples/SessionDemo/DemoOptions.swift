@@ -12,8 +12,8 @@ struct DemoOptions {
     var redirectURI = URL(string: "http://127.0.0.1/callback")!
     var scopes: [String] = []
     var opensBrowser = true
-    /// How a confidential client authenticates; the secret comes from a file or the environment,
-    /// never from the command line (it would show in the process list).
+    /// How a confidential client authenticates; the secret or private key comes from a file or the
+    /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
 
     /// A usage error: printed as one line, exit code 2.
@@ -27,6 +27,8 @@ struct DemoOptions {
         }
         var method = "none"
         var secretFile: String?
+        var keyFile: String?
+        var keyID: String?
         while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h": mode = .help
@@ -45,39 +47,58 @@ struct DemoOptions {
             case "--no-browser": opensBrowser = false
             case "--client-auth": method = try value(for: argument)
             case "--client-secret-file": secretFile = try value(for: argument)
+            case "--client-key-file": keyFile = try value(for: argument)
+            case "--client-key-id": keyID = try value(for: argument)
             default: throw UsageError(message: "unknown argument \(argument) (see --help)")
             }
         }
         if issuer != nil, clientID == nil { throw UsageError(message: "--issuer needs --client-id") }
-        clientAuthentication = try Self.clientAuthentication(method, secretFile: secretFile)
+        clientAuthentication = try Self.clientAuthentication(method, secretFile: secretFile, keyFile: keyFile, keyID: keyID)
         if clientAuthentication != .none, issuer == nil { throw UsageError(message: "--client-auth needs --issuer") }
         if issuer == nil, clientID != nil { throw UsageError(message: "--client-id needs --issuer") }
     }
 
     /// The environment variable that may hold the client secret instead of a file.
     static let secretVariable = "SESSION_DEMO_CLIENT_SECRET"
+    /// The environment variable that may hold the client's PEM private key instead of a file.
+    static let keyVariable = "SESSION_DEMO_CLIENT_KEY"
 
-    private static func clientAuthentication(_ method: String, secretFile: String?) throws -> ClientAuthentication {
-        guard method != "none" else {
-            guard secretFile == nil else { throw UsageError(message: "--client-secret-file needs --client-auth basic or post") }
-            return .none
-        }
-        guard method == "basic" || method == "post" else {
-            throw UsageError(message: "--client-auth: \(method) is not supported (none, basic or post)")
-        }
-        let secret: String
-        if let secretFile {
-            guard let text = try? String(contentsOfFile: secretFile, encoding: .utf8) else {
-                throw UsageError(message: "--client-secret-file: cannot read \(secretFile)")
+    private static func clientAuthentication(_ method: String, secretFile: String?, keyFile: String?, keyID: String?) throws -> ClientAuthentication {
+        switch method {
+        case "none":
+            guard secretFile == nil, keyFile == nil, keyID == nil else {
+                throw UsageError(message: "--client-secret-file, --client-key-file and --client-key-id need --client-auth")
             }
-            secret = text.trimmingCharacters(in: .newlines)
-        } else if let fromEnvironment = ProcessInfo.processInfo.environment[secretVariable] {
-            secret = fromEnvironment
-        } else {
-            throw UsageError(message: "--client-auth \(method) needs --client-secret-file or \(secretVariable)")
+            return .none
+        case "basic", "post":
+            guard keyFile == nil, keyID == nil else { throw UsageError(message: "--client-key-file and --client-key-id need --client-auth private-key-jwt") }
+            let secret = try credential(file: secretFile, option: "--client-secret-file", variable: secretVariable, method: method)
+                .trimmingCharacters(in: .newlines)
+            guard !secret.isEmpty else { throw UsageError(message: "the client secret is empty") }
+            return method == "basic" ? .clientSecretBasic(secret) : .clientSecretPost(secret)
+        case "private-key-jwt":
+            guard secretFile == nil else { throw UsageError(message: "--client-secret-file needs --client-auth basic or post") }
+            let pem = try credential(file: keyFile, option: "--client-key-file", variable: keyVariable, method: method)
+            do {
+                return .privateKeyJWT(try ClientSigningKey(pem: pem, keyID: keyID))
+            } catch let error as SessionError {
+                throw UsageError(message: "--client-auth private-key-jwt: \(error.message)")
+            }
+        default:
+            throw UsageError(message: "--client-auth: \(method) is not supported (none, basic, post or private-key-jwt)")
         }
-        guard !secret.isEmpty else { throw UsageError(message: "the client secret is empty") }
-        return method == "basic" ? .clientSecretBasic(secret) : .clientSecretPost(secret)
+    }
+
+    /// The secret or key text, from `file` or else the environment's `variable`.
+    private static func credential(file: String?, option: String, variable: String, method: String) throws -> String {
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw UsageError(message: "\(option): cannot read \(file)") }
+            return text
+        }
+        guard let fromEnvironment = ProcessInfo.processInfo.environment[variable] else {
+            throw UsageError(message: "--client-auth \(method) needs \(option) or \(variable)")
+        }
+        return fromEnvironment
     }
 
     static let help = """
@@ -93,6 +114,7 @@ struct DemoOptions {
           session-demo --issuer URL --client-id ID [--redirect-uri http://127.0.0.1:PORT/callback]
                        [--scope S] [--no-browser] [--interactive] [--store PATH]
                        [--client-auth basic|post --client-secret-file FILE]
+                       [--client-auth private-key-jwt --client-key-file FILE [--client-key-id KID]]
                                                         the same against a real OpenID provider,
                                                         signing in through your browser
 
@@ -101,9 +123,12 @@ struct DemoOptions {
                            the session instead of ending it)
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
-          --client-auth M  a confidential client: basic (client_secret_basic) or post (client_secret_post);
-                           the secret is read from --client-secret-file FILE or SESSION_DEMO_CLIENT_SECRET,
-                           never from the command line, where the process list would show it
+          --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)
+                           or private-key-jwt (a client assertion signed with an RS256 or ES256 key).
+                           The secret is read from --client-secret-file FILE or SESSION_DEMO_CLIENT_SECRET,
+                           the unencrypted PKCS #8 PEM key from --client-key-file FILE or SESSION_DEMO_CLIENT_KEY,
+                           never from the command line, where the process list would show it;
+                           --client-key-id KID names the key in each assertion's header
           -h, --help       this text
 
         EXIT CODES

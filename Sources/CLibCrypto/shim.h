@@ -1,5 +1,5 @@
 // The parts of OpenSSL's libcrypto (3.x) that SessionService uses: digests, the system CSPRNG,
-// public-key import through OSSL_PARAM, and RSA/ECDSA signature verification.
+// public-key import through OSSL_PARAM, private keys in PKCS #8, and RSA/ECDSA signatures.
 #ifndef SESSION_SERVICE_CLIBCRYPTO_SHIM_H
 #define SESSION_SERVICE_CLIBCRYPTO_SHIM_H
 
@@ -11,6 +11,7 @@
 #include <openssl/param_build.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 // EVP_PKEY_PUBLIC_KEY is a composite macro that Swift cannot import.
 static inline int clibcrypto_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }

@@ -10,7 +10,7 @@ public final class SigningKey: Sendable {
     public let keyID: String
     /// The public half, as published in a JWK Set.
     public let publicJWK: JSONWebKey
-    private let key: any PrivateSigningKey
+    private let key: any PrivateSigningKey & PKCS8Exportable
 
     /// Generates a fresh key.
     public init(algorithm: JWSAlgorithm, keyID: String = UUID().uuidString) throws {
@@ -54,6 +54,13 @@ public final class SigningKey: Sendable {
     /// The raw JWS signature of `input`: PKCS #1 v1.5 for RS256, r || s for ES256.
     public func signature(of input: Data) throws -> Data {
         try key.sign(input)
+    }
+
+    /// The private key as an unencrypted PKCS #8 PEM block, the form a client's key file holds:
+    /// for tests of clients that authenticate with `private_key_jwt`.
+    public func pkcs8PEM() throws -> String {
+        let body = try key.pkcs8DER().base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN PRIVATE KEY-----\n\(body)\n-----END PRIVATE KEY-----\n"
     }
 
     static func base64URL(_ data: Data) -> String {

@@ -5,6 +5,7 @@ import Foundation
 
 private func appleOnlySymbolsAreCompiled(configuration: SessionConfiguration) {
     let _: AppleCryptoBackend.Type = PlatformCryptoBackend.self
+    let _: (PKCS8PrivateKey) throws -> ApplePrivateKey = ApplePrivateKey.init
     let _: any KeychainItems = SecItemKeychain()
     let _: any LocalTokenStore = KeychainTokenStore(configuration: configuration)
 }

@@ -3,5 +3,5 @@
 import SessionCore
 
 private func appleOnlyTestingSymbolsAreCompiled() throws {
-    let _: any PrivateSigningKey = try ApplePrivateKey(algorithm: .es256)
+    let _: any PrivateSigningKey & PKCS8Exportable = try ApplePrivateKey(generating: .es256)
 }

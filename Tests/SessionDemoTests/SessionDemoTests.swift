@@ -137,12 +137,43 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.errorOutput)
     }
 
+    /// A confidential client signs in with `private_key_jwt`, its key read from the environment
+    /// (then from a file); a key file the client cannot use is a usage error naming the problem.
+    func testAConfidentialClientWithAPrivateKey() async throws {
+        let signingKey = try SigningKey(algorithm: .es256, keyID: "demo-key")
+        let pem = try signingKey.pkcs8PEM()
+        let registered = try ClientSigningKey(pem: pem, keyID: "demo-key")
+        let provider = try LocalProvider(options: { var options = LocalProvider.Options()
+            options.clients = [LocalProvider.Client(id: "server-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
+                                                    authentication: .privateKeyJWT(registered))]
+            return options }())
+        defer { provider.stop() }
+        let run = try await runAgainst(provider, clientID: "server-app", extra: ["--client-auth", "private-key-jwt", "--client-key-id", "demo-key"],
+                                       environment: ["SESSION_DEMO_CLIENT_KEY": pem]) { url, redirect, _ in
+            try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
+        }
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        XCTAssertFalse((run.output + run.errorOutput).contains(String(body.prefix(32))))
+        XCTAssertNotNil(provider.requests(to: .token).first?.parameters["client_assertion"])
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString).pem")
+        try Data(pem.replacingOccurrences(of: "PRIVATE KEY", with: "RSA PRIVATE KEY").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let unusable = try await DemoProcess.run(["--issuer", provider.issuer.absoluteString, "--client-id", "server-app",
+                                                  "--client-auth", "private-key-jwt", "--client-key-file", file.path])
+        XCTAssertEqual(unusable.status, 2, unusable.errorOutput)
+        XCTAssertTrue(unusable.errorOutput.contains("convert it to PKCS #8"), unusable.errorOutput)
+    }
+
     /// Runs the demo against `provider` without a browser; `browse` gets the sign-in URL the demo
     /// printed, its redirect URI and state, and returns the redirect to deliver to the demo.
     private func runAgainst(_ provider: LocalProvider, clientID: String = LocalProvider.Client.demo.id, extra: [String] = [],
+                            environment: [String: String] = [:],
                             browse: @escaping @Sendable (URL, URL, String) async throws -> URL) async throws -> DemoRun {
         try await DemoProcess.run(
             ["--issuer", provider.issuer.absoluteString, "--client-id", clientID, "--no-browser"] + extra,
+            environment: environment,
             onErrorLine: { line in
                 guard let range = line.range(of: "Open this URL in a browser to sign in: "),
                       let url = URL(string: String(line[range.upperBound...])),

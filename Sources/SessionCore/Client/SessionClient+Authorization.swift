@@ -112,12 +112,12 @@ extension SessionClient {
 
     /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
     private func exchangeCode(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> SessionTokens {
-        let form = clientRequest(metadata.tokenEndpoint, [
+        let form = try clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "authorization_code"),
             ("code", code),
             ("redirect_uri", request.redirectURI.absoluteString),
             ("code_verifier", request.pkce.verifier),
-        ] + configuration.sortedTokenRequestParameters)
+        ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
         let response = try await exchange.send(form, process: .authentication, purpose: "code exchange")
         let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
         var subject: String?

@@ -60,13 +60,13 @@ extension SessionClient {
         }
         let startGeneration = generation
         let metadata = try await discover()
+        let request = try clientRequest(metadata.tokenEndpoint, [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken),
+        ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
         // Durably marked first: if the app dies before the answer is saved, the next launch
         // knows this refresh token may be spent and does not send it again.
         try await storeOnly(tokens.marked(.refresh), ifGeneration: startGeneration, process: .authentication)
-        let request = clientRequest(metadata.tokenEndpoint, [
-            ("grant_type", "refresh_token"),
-            ("refresh_token", refreshToken),
-        ] + configuration.sortedTokenRequestParameters)
         let response: HTTPResponse
         switch await exchange.attempt(request, purpose: "refresh") {
         case .success(let received):

@@ -86,7 +86,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         switch clientAuthentication {
         case .clientSecretBasic(let secret), .clientSecretPost(let secret):
             guard !secret.isEmpty else { throw invalid("the client secret is empty") }
-        case .none:
+        case .none, .privateKeyJWT:
             break
         }
         for scope in scopes where !Self.isScopeToken(scope) {

@@ -1,11 +1,12 @@
 import Foundation
 
-/// The one seam between SessionService and a platform's cryptography. Everything the package
-/// signs, verifies, hashes or draws at random goes through the ``PlatformCryptoBackend`` this
-/// file selects: ``LibCryptoBackend`` (OpenSSL 3's libcrypto) on Linux, ``AppleCryptoBackend``
-/// (CryptoKit and Security) on Apple platforms. No other file of the core calls a crypto
-/// library; the private keys test providers sign with are made in SessionTesting, by the same
-/// libraries.
+/// The seam between SessionService and a platform's cryptography. Everything the package
+/// verifies, hashes or draws at random goes through the ``PlatformCryptoBackend`` this file
+/// selects: ``LibCryptoBackend`` (OpenSSL 3's libcrypto) on Linux, ``AppleCryptoBackend``
+/// (CryptoKit and Security) on Apple platforms. Private keys, which sign, live in the same
+/// libraries behind ``PrivateSigningKey``: ``LibCryptoPrivateKey`` and ``ApplePrivateKey``, imported
+/// from a client's PKCS #8 key file here and generated for test providers in SessionTesting. No
+/// other file of the core calls a crypto library.
 package protocol CryptoBackend {
     /// SHA-256 of `data`.
     static func sha256(_ data: Data) throws -> Data

@@ -103,14 +103,20 @@ package enum LibCryptoBackend: CryptoBackend {
             BN_free(r); BN_free(s)
             throw PlatformCrypto.failure("cannot build the signature")
         }
-        let length = i2d_ECDSA_SIG(signature, nil)
-        guard length > 0 else { throw PlatformCrypto.failure("cannot encode the signature") }
+        return try encodeDER("the signature") { i2d_ECDSA_SIG(signature, $0) }
+    }
+
+    /// The DER an `i2d_` function writes: `encode` is called once without a buffer for the
+    /// length, then once to write.
+    package static func encodeDER(_ what: String, _ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> Data {
+        let length = encode(nil)
+        guard length > 0 else { throw PlatformCrypto.failure("cannot encode \(what)") }
         var der = [UInt8](repeating: 0, count: Int(length))
         let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(signature, &cursor)
+            return encode(&cursor)
         }
-        guard written == length else { throw PlatformCrypto.failure("cannot encode the signature") }
+        guard written == length else { throw PlatformCrypto.failure("cannot encode \(what)") }
         return Data(der)
     }
 }

@@ -15,7 +15,7 @@ package enum PlatformCrypto {
 
     /// True when `signature` is a valid `algorithm` signature of `message` under `key`.
     /// Throws ``SessionError`` `cryptoFailure` when the key cannot be used at all.
-    static func verify(_ algorithm: JWSAlgorithm, key: JSONWebKey, message: Data, signature: Data) throws -> Bool {
+    package static func verify(_ algorithm: JWSAlgorithm, key: JSONWebKey, message: Data, signature: Data) throws -> Bool {
         switch algorithm {
         case .rs256:
             guard Exact.equal(key.kty, "RSA"), let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
@@ -33,6 +33,16 @@ package enum PlatformCrypto {
             guard signature.count == 64 else { return false }
             return try PlatformCryptoBackend.verifyES256(x: x, y: y, message: message, rawSignature: signature)
         }
+    }
+
+    /// The private key `pkcs8` holds, imported into the platform's crypto library.
+    /// - Throws: ``SessionError`` `invalidConfiguration` when the library refuses it.
+    static func importPrivateKey(_ pkcs8: PKCS8PrivateKey) throws -> any PrivateSigningKey {
+        #if canImport(CLibCrypto)
+        try LibCryptoPrivateKey(pkcs8)
+        #elseif canImport(CryptoKit) && canImport(Security)
+        try ApplePrivateKey(pkcs8)
+        #endif
     }
 
     package static func failure(_ why: String) -> SessionError {

@@ -2,15 +2,15 @@ import Foundation
 
 /// A JWS in compact serialization (RFC 7515 §7.1), split and decoded but not yet trusted: the
 /// form ID tokens take. Its header is read strictly (``StrictJSON``).
-struct CompactJWS: Sendable, Equatable {
+package struct CompactJWS: Sendable, Equatable {
     /// The JOSE header.
-    let header: [String: JSONValue]
+    package let header: [String: JSONValue]
     /// The payload bytes.
-    let payload: Data
+    package let payload: Data
     /// `header.payload`, the bytes the signature covers.
-    let signingInput: Data
+    package let signingInput: Data
     /// The decoded signature.
-    let signature: Data
+    package let signature: Data
 
     /// A JWS from its parts, for tests that verify signatures over arbitrary bytes.
     init(header: [String: JSONValue], signingInput: Data, signature: Data) {
@@ -21,7 +21,7 @@ struct CompactJWS: Sendable, Equatable {
     }
 
     /// Splits `raw`; `malformed` makes the error for each way it can be refused.
-    init(_ raw: String, malformed: (String) -> SessionError) throws {
+    package init(_ raw: String, malformed: (String) -> SessionError) throws {
         let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw malformed("not three dot-separated parts (encrypted ID tokens are not supported)") }
         guard let headerData = Base64URL.decode(parts[0]) else { throw malformed("the header is not base64url") }
@@ -34,7 +34,7 @@ struct CompactJWS: Sendable, Equatable {
     }
 
     /// `data` as a strictly read JSON object.
-    static func object(_ data: Data, part: String, malformed: (String) -> SessionError) throws -> [String: JSONValue] {
+    package static func object(_ data: Data, part: String, malformed: (String) -> SessionError) throws -> [String: JSONValue] {
         do {
             return try StrictJSON.object(data)
         } catch {

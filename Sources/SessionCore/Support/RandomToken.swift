@@ -1,6 +1,6 @@
 import Foundation
 
-/// Single-use random values for `state` and `nonce`: 32 bytes from the system CSPRNG.
+/// Single-use random values for `state`, `nonce` and a client assertion's `jti`: 32 bytes from the system CSPRNG.
 enum RandomToken {
     static func generate() throws -> String {
         Base64URL.encode(try PlatformCrypto.randomBytes(32))

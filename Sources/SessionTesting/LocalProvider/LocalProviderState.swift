@@ -50,6 +50,8 @@ struct LocalProviderState: Sendable {
     var log: [LocalProvider.LoggedRequest] = []
     /// Run once an endpoint's answer has been sent (the connection is then closed).
     var answerObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
+    /// The `jti` of each client assertion accepted, until it expires: a second use is a replay.
+    var clientAssertionIDs: [String: Date] = [:]
     /// Rotated refresh tokens presented again (each revoked its grant).
     var refreshTokenReuses = 0
     /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
@@ -93,6 +95,7 @@ struct LocalProviderState: Sendable {
         accessTokens = accessTokens.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
         permissionTokens = permissionTokens.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
         refreshTokens = refreshTokens.filter { !revoked.contains($0.value.grant.family) }
+        clientAssertionIDs = clientAssertionIDs.filter { $0.value > now }
         issuedSincePrune = 0
         keptAtLastPrune = codes.count + accessTokens.count + permissionTokens.count + refreshTokens.count
     }

@@ -189,11 +189,12 @@ extension LocalProvider {
             let names = parameters.keys.sorted().map { name in
                 Self.secretParameters.contains(name) ? "\(name)=<redacted>" : "\(name)=\(parameters[name] ?? "")"
             }
-            return "\(method) \(path) [\(names.joined(separator: ", "))]\(authorization == nil ? "" : " with a bearer token")"
+            return "\(method) \(path) [\(names.joined(separator: ", "))]\(authorization == nil ? "" : " with an Authorization header")"
         }
 
         private static let secretParameters: Set<String> = ["code", "code_verifier", "code_challenge", "state", "nonce",
-                                                             "token", "refresh_token", "access_token"]
+                                                             "token", "refresh_token", "access_token",
+                                                             "client_secret", "client_assertion"]
     }
 
     /// A subject's state in the permission center.

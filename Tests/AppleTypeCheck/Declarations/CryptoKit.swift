@@ -32,6 +32,10 @@ public enum P256 {
         public struct PrivateKey: Sendable {
             /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/init(compactrepresentable:)
             public init(compactRepresentable: Bool = true) { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/init(derrepresentation:)
+            public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/derrepresentation
+            public var derRepresentation: Data { fatalError("declaration only") }
             /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/publickey
             public var publicKey: PublicKey { fatalError("declaration only") }
             /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/signature(for:)

@@ -89,6 +89,8 @@ public var kSecAttrKeyTypeRSA: CFString { fatalError("declaration only") }
 public var kSecAttrKeyClass: CFString { fatalError("declaration only") }
 /// https://developer.apple.com/documentation/security/ksecattrkeyclasspublic
 public var kSecAttrKeyClassPublic: CFString { fatalError("declaration only") }
+/// https://developer.apple.com/documentation/security/ksecattrkeyclassprivate
+public var kSecAttrKeyClassPrivate: CFString { fatalError("declaration only") }
 /// https://developer.apple.com/documentation/security/ksecattrkeysizeinbits
 public var kSecAttrKeySizeInBits: CFString { fatalError("declaration only") }
 

@@ -124,4 +124,17 @@ enum CoreTargets {
             _ = try store.decode(data)
         }
     }
+
+    /// A client's key file: PEM text (first byte even) or PKCS #8 DER (odd), through the reader,
+    /// the crypto library's import, the RSA policy and the key's self-check.
+    static func privateKey(_ data: Data) {
+        guard let mode = data.first else { return }
+        expectOnly(SessionError.self) {
+            if mode & 1 == 0 {
+                _ = try ClientSigningKey(pem: String(decoding: data.dropFirst(), as: UTF8.self))
+            } else {
+                _ = try ClientSigningKey(pkcs8DER: Data(data.dropFirst()))
+            }
+        }
+    }
 }

@@ -27,7 +27,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 /// error type; anything else stops the run with the input that caused it.
 enum FuzzTarget: String, CaseIterable {
     case jws, discovery, tokenResponse = "token-response", authorizationResponse = "authorization-response"
-    case permissions, sessionFile = "session-file", httpRequest = "http-request"
+    case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -46,6 +46,7 @@ enum FuzzTarget: String, CaseIterable {
         case .permissions: CoreTargets.permissions(data)
         case .sessionFile: CoreTargets.sessionFile(data)
         case .httpRequest: HTTPRequestTarget.run(data)
+        case .privateKey: CoreTargets.privateKey(data)
         }
     }
 }

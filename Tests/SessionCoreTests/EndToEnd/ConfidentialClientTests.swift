@@ -51,6 +51,47 @@ final class ConfidentialClientTests: XCTestCase {
         }
     }
 
+    func testPrivateKeyJWTOnExchangeRefreshAndRevocation() async throws {
+        for algorithm in JWSAlgorithm.allCases {
+            let key = try ClientSigningKey(pem: try SigningKey(algorithm: algorithm).pkcs8PEM(), keyID: "client-key-1")
+            let (provider, client, _) = try harness(.privateKeyJWT(key))
+            _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+            _ = try await client.refresh()
+            try await client.signOut(revokeTokens: true)
+            let authenticated = provider.requests(to: .token) + provider.requests(to: .revocation)
+            XCTAssertEqual(authenticated.count, 3)
+            var identifiers: Set<String> = []
+            for request in authenticated {
+                XCTAssertNil(request.authorization)
+                XCTAssertNil(request.parameters["client_secret"])
+                XCTAssertEqual(request.parameters["client_assertion_type"], "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+                let parts = try XCTUnwrap(request.parameters["client_assertion"]).split(separator: ".").map(String.init)
+                XCTAssertEqual(parts.count, 3)
+                let header = try Self.json(parts[0]), claims = try Self.json(parts[1])
+                XCTAssertEqual(header["alg"] as? String, algorithm.rawValue)
+                XCTAssertEqual(header["kid"] as? String, "client-key-1")
+                XCTAssertEqual(claims["iss"] as? String, "server-app")
+                XCTAssertEqual(claims["sub"] as? String, "server-app")
+                XCTAssertEqual(claims["aud"] as? String, provider.url(of: .token).absoluteString, "OpenID Connect Core §9: the token endpoint")
+                let issuedAt = try XCTUnwrap(claims["iat"] as? Int), expiry = try XCTUnwrap(claims["exp"] as? Int)
+                XCTAssertEqual(expiry - issuedAt, 120)
+                identifiers.insert(try XCTUnwrap(claims["jti"] as? String))
+            }
+            XCTAssertEqual(identifiers.count, 3, "a fresh assertion, with its own jti, for every request")
+            XCTAssertNotNil(provider.requests(to: .token).first?.parameters["code_verifier"], "PKCE stays on")
+        }
+    }
+
+    func testAnAssertionFromAnotherKeyIsInvalidClient() async throws {
+        let registered = try ClientSigningKey(pem: try SigningKey(algorithm: .es256).pkcs8PEM())
+        let other = try ClientSigningKey(pem: try SigningKey(algorithm: .es256).pkcs8PEM())
+        let (provider, client, store) = try harness(.privateKeyJWT(other), registered: .privateKeyJWT(registered))
+        let error = await assertSessionError(.invalidClient) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+        XCTAssertEqual(error?.httpStatus, 401)
+        XCTAssertNil(store.contents)
+        XCTAssertEqual(provider.requests(to: .token).count, 1)
+    }
+
     func testAWrongSecretOrMethodIsInvalidClient() async throws {
         for (method, registered) in [(ClientAuthentication.clientSecretBasic("wrong"), ClientAuthentication.clientSecretBasic(Self.secret)),
                                      (.clientSecretPost(Self.secret), .clientSecretBasic(Self.secret)),
@@ -64,6 +105,7 @@ final class ConfidentialClientTests: XCTestCase {
     func testTheSecretIsNeverShown() async throws {
         let logger = CapturingLogger()
         let (provider, client, store) = try harness(.clientSecretPost(Self.secret), logger: logger)
+        defer { XCTAssertFalse(provider.requestLog.map(\.description).joined().contains(Self.secret), "the provider's log redacts it too") }
         let tokens = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
         provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
         let error = await assertSessionError(.reauthenticationRequired) { try await client.refresh() }
@@ -81,6 +123,12 @@ final class ConfidentialClientTests: XCTestCase {
         }
         XCTAssertThrowsError(try SessionConfiguration(issuer: provider.issuer, clientID: "c", redirectURI: URL(string: "x.y:/cb")!,
                                                       clientAuthentication: .clientSecretBasic("")))
+    }
+
+    private static func json(_ part: String) throws -> [String: Any] {
+        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(Data(base64Encoded: base64))) as? [String: Any])
     }
 
     /// LocalProvider compares client IDs byte for byte, as real services do: a Unicode-equivalent
