@@ -43,16 +43,26 @@ struct DemoEnvironment {
             agent = HeadlessUserAgent()
         }
         let store: TokenStore = storeFile.map { FileTokenStore(fileURL: $0, configuration: configuration) } ?? InMemoryTokenStore()
-        let stored = (try? await store.load()) ?? nil
+        if options.discardsSession { try await store.clear() }
+        var stored: SessionTokens?
+        var storeNote = ""
+        do {
+            stored = try await store.load()
+        } catch {
+            // Told once, with the way out: initialize's restore fails on it the same way.
+            let reason = (error as? SessionError).map(CallbackPrinter.describe) ?? "\(type(of: error))"
+            storeNote = "\nThe stored session cannot be used (\(reason)); add --discard-session to delete it."
+        }
         let service = SessionService(store: { _ in store }, agent: agent)
         service.callbackQueue = CallbackPrinter.makeQueue()
         service.registerListener(printer)
         let providerText = provider.map { "the embedded LocalProvider at \($0.issuer.absoluteString) (it approves consent as erika)" }
             ?? configuration.issuer.absoluteString
-        let storeText = storeFile.map { "session stored in \($0.path)" } ?? "a temporary in-memory store"
+        let storeText = storeFile.map { "session stored in \($0.path)" + (options.discardsSession ? " (what it held was discarded)" : "") }
+            ?? "a temporary in-memory store"
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
-                               description: "Provider: \(providerText), client \(configuration.clientID), \(storeText).",
+                               description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
                                hasStoredSession: stored != nil, keepsSession: storeFile != nil)
     }
 

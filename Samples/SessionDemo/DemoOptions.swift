@@ -7,6 +7,8 @@ struct DemoOptions {
 
     var mode = Mode.walk
     var storePath: String?
+    /// Delete what the store holds before starting (`--discard-session`).
+    var discardsSession = false
     var issuer: URL?
     var clientID: String?
     var redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -34,6 +36,7 @@ struct DemoOptions {
             case "--help", "-h": mode = .help
             case "--interactive", "-i": mode = .interactive
             case "--store": storePath = try value(for: argument)
+            case "--discard-session": discardsSession = true
             case "--issuer":
                 let text = try value(for: argument)
                 guard let url = URL(string: text), url.scheme != nil, url.host != nil else { throw UsageError(message: "--issuer: not a URL: \(text)") }
@@ -53,6 +56,7 @@ struct DemoOptions {
             }
         }
         if issuer != nil, clientID == nil { throw UsageError(message: "--issuer needs --client-id") }
+        if discardsSession, storePath == nil { throw UsageError(message: "--discard-session needs --store") }
         clientAuthentication = try Self.clientAuthentication(method, secretFile: secretFile, keyFile: keyFile, keyID: keyID)
         if clientAuthentication != .none, issuer == nil { throw UsageError(message: "--client-auth needs --issuer") }
         if issuer == nil, clientID != nil { throw UsageError(message: "--client-id needs --issuer") }
@@ -107,7 +111,8 @@ struct DemoOptions {
         (tokens are never printed).
 
         USAGE
-          session-demo [--store PATH]                   walk through every operation against the
+          session-demo [--store PATH [--discard-session]]
+                                                        walk through every operation against the
                                                         embedded LocalProvider (no account needed)
           session-demo --interactive [--store PATH]     a menu like netID's example app, reading
                                                         commands from standard input
@@ -121,6 +126,8 @@ struct DemoOptions {
         OPTIONS
           --store PATH     keep the session in PATH; a second run restores it (the walk then keeps
                            the session instead of ending it)
+          --discard-session  delete what the store holds first, readable or not: the way out when a
+                           stored session cannot be used (SessionClient.discardStoredSession() in code)
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)

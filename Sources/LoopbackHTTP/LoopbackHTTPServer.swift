@@ -101,6 +101,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How many connections the server has accepted since it started (503 answers included).
     public var acceptedConnections: Int { lock.withLock { accepted } }
 
+    /// How many open connections are waiting for their next request.
+    public var idleConnections: Int { lock.withLock { connections.values.filter(\.isIdle).count } }
+
     /// Closes every connection open now, without an answer, when its next request arrives, as a
     /// busy server closes a kept-alive connection just as its client reuses it. For tests of
     /// clients; connections accepted later are served as usual.
@@ -178,8 +181,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Closes connections until one more fits within the limit, longest-idle first, then the
     /// longest-arriving request, and waits (a second at most) for their threads to end, so the
-    /// server never runs more connection threads than the limit. False when every connection is
-    /// being answered, or none ended in time. Called holding `lock`.
+    /// server never runs more connection threads than the limit. When every connection is being
+    /// answered, waits for one to go idle. False when none did, or none ended, in time. Called
+    /// holding `lock`.
     private func makeRoom() -> Bool {
         let deadline = Date(timeIntervalSinceNow: 1)
         while connections.count >= limits.maximumConnections {
@@ -187,10 +191,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let closing = connections.values.filter(\.isClosing).count
             if connections.count - closing >= limits.maximumConnections {
                 let candidates = connections.compactMap { entry in entry.value.evictionRank.map { (entry.key, $0) } }
-                guard let victim = candidates.min(by: { $0.1 < $1.1 })?.0 else { return false }
-                // Its thread sees the shutdown, ends, and removes it.
-                shutdown(victim, Int32(SHUT_RDWR))
-                connections[victim] = .closing
+                if let victim = candidates.min(by: { $0.1 < $1.1 })?.0 {
+                    // Its thread sees the shutdown, ends, and removes it.
+                    shutdown(victim, Int32(SHUT_RDWR))
+                    connections[victim] = .closing
+                }
+                // Otherwise every connection is being answered: one that finishes within the
+                // deadline goes idle (and wakes this wait) before the newcomer gets 503.
             }
             guard lock.wait(until: deadline) else { return false }
         }
@@ -200,8 +207,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private func serve(_ connection: Int32, number: Int) {
         var buffer = Data()
         var served = 0
+        var idleSince = DispatchTime.now().uptimeNanoseconds
         while true {
-            guard let deadline = awaitRequest(connection, buffer: &buffer),
+            guard let deadline = awaitRequest(connection, buffer: &buffer, idleSince: idleSince),
                   let (head, rest) = readHead(connection, buffer: &buffer, deadline: deadline) else { return }
             if served > 0, lock.withLock({ number <= keptAliveCutoff }) { return }
             served += 1
@@ -220,7 +228,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             } catch {
                 return
             }
-            switch handler(request) {
+            let answer = handler(request)
+            // Idle from the moment its answer is ready, not from whenever this thread next runs,
+            // so connections answered in turn are idle in that order.
+            idleSince = DispatchTime.now().uptimeNanoseconds
+            switch answer {
             case .dropConnection:
                 return
             case .respondThenClose(let response, let afterSending):
@@ -233,12 +245,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Waits, idle, for the first bytes of the next request (unless some are buffered already);
+    /// Waits, idle since `idleSince`, for the first bytes of the next request (unless some are buffered already);
     /// returns the deadline for the rest of it, or nil when the peer left, stayed silent past
     /// the idle timeout, or the connection was closed to make room for another.
-    private func awaitRequest(_ connection: Int32, buffer: inout Data) -> UInt64? {
+    private func awaitRequest(_ connection: Int32, buffer: inout Data, idleSince: UInt64) -> UInt64? {
         if buffer.isEmpty {
-            lock.withLock { connections[connection] = .idle(since: DispatchTime.now().uptimeNanoseconds) }
+            lock.withLock {
+                connections[connection] = .idle(since: idleSince)
+                // The accept thread may be waiting for room that this connection now offers.
+                lock.broadcast()
+            }
             Socket.setTimeouts(connection, seconds: limits.idleTimeout)
             let chunk = Socket.receive(connection)
             let stillOpen = lock.withLock { () -> Bool in
@@ -351,6 +367,10 @@ private enum ConnectionState {
 
     var isClosing: Bool {
         if case .closing = self { true } else { false }
+    }
+
+    var isIdle: Bool {
+        if case .idle = self { true } else { false }
     }
 
     /// The order in which connections are closed for room (lowest first): every idle one before

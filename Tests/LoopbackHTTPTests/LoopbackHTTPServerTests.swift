@@ -128,6 +128,9 @@ final class LoopbackHTTPServerTests: XCTestCase {
         let second = try RawClient(port: server.port)
         second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(second.readResponse()?.body, "GET /second [] 0")
+        // A client reads its answer before the server's thread is back to waiting for the next.
+        let bothIdle = expectation(for: NSPredicate { _, _ in server.idleConnections == 2 }, evaluatedWith: nil)
+        wait(for: [bothIdle], timeout: 10)
         let third = try RawClient(port: server.port)
         third.send("GET /third HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(third.readResponse()?.body, "GET /third [] 0")
@@ -136,28 +139,53 @@ final class LoopbackHTTPServerTests: XCTestCase {
         XCTAssertEqual(second.readResponse()?.body, "GET /again [] 0")
     }
 
-    func testWhenEveryConnectionIsBusyANewOneGets503() throws {
+    /// A server of two connections, both having their requests (`/first`, `/second`) answered
+    /// by handlers that wait for their `releases`; other paths are answered at once.
+    private func serverWithTwoHeldConnections() throws -> (server: LoopbackHTTPServer, first: RawClient, second: RawClient,
+                                                           releases: [String: DispatchSemaphore]) {
         var limits = LoopbackHTTPServer.Limits()
         limits.maximumConnections = 2
-        let arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let arrived = DispatchSemaphore(value: 0)
+        let releases = ["/first": DispatchSemaphore(value: 0), "/second": DispatchSemaphore(value: 0)]
         let server = try LoopbackHTTPServer(limits: limits) { request in
-            arrived.signal()
-            release.wait()
-            return .respond(.text("held \(request.path)"))
+            if releases[request.path] != nil { arrived.signal() }
+            releases[request.path]?.wait()
+            return .respond(.text("answered \(request.path)"))
         }
-        defer { server.stop() }
         let first = try RawClient(port: server.port), second = try RawClient(port: server.port)
         first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
         second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
         // Both handlers are running: neither connection is idle.
         XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success)
+        return (server, first, second, releases)
+    }
+
+    func testWhenEveryConnectionIsBusyANewOneGets503() throws {
+        let (server, first, second, releases) = try serverWithTwoHeldConnections()
+        defer { server.stop() }
         let third = try RawClient(port: server.port)
         XCTAssertEqual(third.readResponse()?.status, 503)
-        release.signal()
-        release.signal()
-        XCTAssertEqual(first.readResponse()?.body, "held /first")
-        XCTAssertEqual(second.readResponse()?.body, "held /second")
+        releases.values.forEach { $0.signal() }
+        XCTAssertEqual(first.readResponse()?.body, "answered /first")
+        XCTAssertEqual(second.readResponse()?.body, "answered /second")
+    }
+
+    /// A connection that has just sent its answer is not idle yet until its thread waits for
+    /// the next request; a newcomer arriving in that moment waits for it instead of getting 503.
+    func testANewcomerWaitsForAConnectionThatIsFinishingItsAnswer() throws {
+        let (server, first, second, releases) = try serverWithTwoHeldConnections()
+        defer { server.stop() }
+        let third = try RawClient(port: server.port)
+        third.send("GET /third HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The server has taken the third connection and is looking for room for it.
+        let admitted = expectation(for: NSPredicate { _, _ in server.acceptedConnections == 3 }, evaluatedWith: nil)
+        wait(for: [admitted], timeout: 10)
+        releases["/first"]?.signal()
+        XCTAssertEqual(first.readResponse()?.body, "answered /first")
+        XCTAssertEqual(third.readResponse()?.body, "answered /third", "the first connection, idle once answered, made room")
+        releases["/second"]?.signal()
+        XCTAssertEqual(second.readResponse()?.body, "answered /second")
     }
 
     func testAHandlerCanDropTheConnection() throws {

@@ -88,6 +88,25 @@ final class FileTokenStoreTests: XCTestCase {
         }
     }
 
+    /// Every restore fails on an unreadable file until it is deleted; the error names the way
+    /// out, and the way out works without a provider.
+    func testACorruptSessionIsDiscardedByTheDocumentedCall() async throws {
+        let store = try store()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{\"version\":1,\"issuer\":".utf8).write(to: store.fileURL)
+        let provider = try FakeProvider()
+        let client = try makeClient(provider, store: store)
+        for _ in 0..<2 {
+            let error = await assertSessionError(.storageCorrupt, process: .configuration) { try await client.restoreSession() }
+            XCTAssertTrue(error?.message.contains("discardStoredSession() deletes it") == true, error?.message ?? "")
+        }
+        try await client.discardStoredSession()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.fileURL.path))
+        let restored = try await client.restoreSession()
+        XCTAssertNil(restored)
+        XCTAssertTrue(provider.log.isEmpty, "nothing was asked of the provider")
+    }
+
     func testAFileOfAnotherClientIsNotUsed() async throws {
         let mine = try store()
         let theirs = FileTokenStore(fileURL: mine.fileURL, configuration: try SessionConfiguration(

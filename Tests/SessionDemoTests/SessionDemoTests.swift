@@ -43,6 +43,29 @@ final class SessionDemoTests: XCTestCase {
         Self.assertNoSecrets(second)
     }
 
+    /// An unreadable session file: the demo says so and names the flag that deletes it; with
+    /// the flag, the run starts clean.
+    func testAnUnreadableStoreNamesTheWayOutAndTheFlagTakesIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("session.json")
+        try Data("{\"version\":1,".utf8).write(to: store)
+
+        let stuck = try await DemoProcess.run(["--store", store.path])
+        XCTAssertTrue(stuck.output.contains("add --discard-session to delete it"), stuck.output)
+        XCTAssertTrue(stuck.output.contains("storageCorrupt"), stuck.output)
+
+        try Data("{\"version\":1,".utf8).write(to: store)
+        let discarded = try await DemoProcess.run(["--store", store.path, "--discard-session"])
+        XCTAssertEqual(discarded.status, 0, discarded.output + discarded.errorOutput)
+        XCTAssertTrue(discarded.output.contains("(what it held was discarded)"), discarded.output)
+        XCTAssertFalse(discarded.output.contains("storageCorrupt"), discarded.output)
+
+        let misuse = try await DemoProcess.run(["--discard-session"])
+        XCTAssertEqual(misuse.status, 2, misuse.errorOutput)
+    }
+
     func testAPipedInteractiveSession() async throws {
         let input = "init\n2 loginPermission\nuserinfo\npermissions TPID,SYNC_ID\nupdate invalid TPID,ETPID CPtest\nexpire\n3\nbogus\nend revoke\nuserinfo\nquit\n"
         let run = try await DemoProcess.run(["--interactive"], input: input)

@@ -9,10 +9,19 @@ extension SessionClient {
     /// (``SessionTokens/inFlight``) is not restored: the app stopped before the answer, so the
     /// refresh token may already be retired or revoked, and sending it again could make the
     /// provider revoke the whole grant. It is removed from the store and nil is returned.
-    /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`).
+    /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`). A store that
+    ///   holds something unreadable (`storageCorrupt`) keeps it, for inspection, until
+    ///   ``discardStoredSession()`` deletes it; every restore until then fails the same way.
     public func restoreSession() async throws -> SessionTokens? {
         let startGeneration = generation
-        var stored = try await store.load()
+        var stored: SessionTokens?
+        do {
+            stored = try await store.load()
+        } catch let error as SessionError where error.code == .storageCorrupt {
+            var error = error
+            error.message += " (it is kept for inspection; discardStoredSession() deletes it, then sign in again)"
+            throw error
+        }
         guard generation == startGeneration else { return nil }
         if let interrupted = stored?.inFlight {
             log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
@@ -32,6 +41,17 @@ extension SessionClient {
     public func restoreUsableSession() async throws -> SessionTokens? {
         guard try await restoreSession() != nil else { return nil }
         return try await validTokens()
+    }
+
+    /// Deletes what the store holds, readable or not, and ends the session in memory, without a
+    /// word to the provider: the way out of `storageCorrupt`, and a local sign-out. A pending
+    /// authorization is forgotten too. (``signOut(revokeTokens:)`` with `false` does the same.)
+    /// - Throws: `storageFailed` (process `configuration`) when the store cannot be cleared;
+    ///   memory is cleared anyway.
+    public func discardStoredSession() async throws {
+        pending = nil
+        try await endLocalSession(process: .configuration)
+        log(.info, "the stored session was discarded")
     }
 
     /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
