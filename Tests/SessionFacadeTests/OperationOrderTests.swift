@@ -76,6 +76,19 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertEqual(facade.provider.requestLog.dropFirst(before).map(\.path), ["/token", "/jwks", "/userinfo"])
     }
 
+    /// A token the provider revoked behind the client's back: the operation refreshes once and
+    /// succeeds, and listeners hear the refresh first, as for a token that expired.
+    func testARevokedTokenIsRefreshedAndTheOperationSucceeds_C15() async throws {
+        let facade = try await signedIn()
+        let stored = try await facade.store.load()
+        facade.provider.revoke(accessToken: try XCTUnwrap(stored).accessToken)
+        let signedInEvents = facade.log.recorded.count
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(signedInEvents + 3)
+        XCTAssertEqual(facade.transcript(after: signedInEvents),
+                       ["A.didRefreshSession(token)", "A.didFetchUserInfo(sub=erika)", "completion.fetchUserInfo(sub=erika)"])
+    }
+
     func testExpireAccessTokenIsOrderedAndReportedOnlyToItsCompletion_C4_C8_C15() async throws {
         let facade = try makeFacade()
         facade.service.expireAccessToken(completion: facade.log.completion("expireAccessToken"))

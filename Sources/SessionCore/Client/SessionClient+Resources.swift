@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension SessionClient {
     /// Fetches the UserInfo (OIDC Core §5.3) with a fresh access token.
@@ -31,6 +34,13 @@ extension SessionClient {
     /// it says otherwise), refreshed first when due, as for every call of the client. The hook
     /// other resource APIs build on (SessionPermissions' permission center, an app's own API).
     ///
+    /// When the server refuses the token (401 with a Bearer challenge whose `error` is
+    /// `invalid_token`: revoked, or the clocks disagree about its expiry) and the session has a
+    /// refresh token, the tokens are refreshed and the request is sent once more — only once, and
+    /// only for a request that may be sent twice: GET, HEAD, OPTIONS, PUT and DELETE (idempotent,
+    /// RFC 9110 §9.2.2). A POST or PATCH gets the refusal back. Concurrent calls refused with the
+    /// same token share one refresh.
+    ///
     /// The response is returned whatever its status, with the tokens it was sent with; read a
     /// refusal with the rules of the API called (an RFC 6750 `WWW-Authenticate` challenge, say).
     /// - Parameters:
@@ -38,18 +48,54 @@ extension SessionClient {
     ///   - process: the process every error is attributed to.
     ///   - purpose: what the request is for, as log lines name it (never a secret).
     ///   - credential: picks the bearer token from the fresh tokens; an error it throws ends the call.
-    /// - Throws: token errors (see ``validTokens()``), transport errors, and what `credential`
-    ///   throws, all with process `process`.
+    /// - Throws: token errors (see ``validTokens()``), the refresh's errors when a refused token
+    ///   was refreshed, transport errors, and what `credential` throws, all with process `process`.
     public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
                                credential: @Sendable (SessionTokens) throws -> String = { $0.accessToken })
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
         try await within(process) {
             let tokens = try await validTokens()
-            var authorized = request
-            authorized.headers = request.headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
-            authorized.headers["Authorization"] = "Bearer \(try credential(tokens))"
-            return (try await exchange.send(authorized, process: process, purpose: purpose), tokens)
+            let sent = try credential(tokens)
+            let response = try await exchange.send(request.authorized(with: sent), process: process, purpose: purpose)
+            guard Self.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
+            log(.info, "\(purpose): the server refused the token; refreshing once and sending the request again")
+            let refreshed = try await tokensReplacing(sent, credential: credential)
+            return (try await exchange.send(request.authorized(with: try credential(refreshed)), process: process, purpose: purpose), refreshed)
         }
+    }
+
+    /// Returns `request` with `Authorization: Bearer` and the session's fresh access token,
+    /// refreshed first when due: for an app's own `URLSession` calls to its API.
+    ///
+    /// ```swift
+    /// let (data, response) = try await URLSession.shared.data(for: try await client.authorize(request))
+    /// ```
+    /// It sends nothing but a refresh when one is due; a 401 from the API is the app's to handle
+    /// (``refresh()``, then authorize again). ``sendAuthorized(_:process:purpose:credential:)``
+    /// does that for you.
+    /// - Throws: token errors (see ``validTokens()``).
+    public func authorize(_ request: URLRequest) async throws -> URLRequest {
+        let tokens = try await validTokens()
+        var authorized = request
+        // Header names compare without regard to case: any earlier Authorization goes.
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where ASCII.equalIgnoringCase(name, "Authorization") {
+            authorized.setValue(nil, forHTTPHeaderField: name)
+        }
+        authorized.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+        return authorized
+    }
+
+    /// The tokens to send instead of the refused `token`: the current ones when another call
+    /// already replaced it, else a refresh's (shared with any other call refused meanwhile).
+    private func tokensReplacing(_ token: String, credential: (SessionTokens) throws -> String) async throws -> SessionTokens {
+        if let current, let currentToken = try? credential(current), !Exact.equal(currentToken, token) { return current }
+        return try await refresh()
+    }
+
+    /// True for a resource server's refusal of the token itself (RFC 6750 §3.1).
+    private static func refusesToken(_ response: HTTPResponse) -> Bool {
+        response.status == 401
+            && response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:))?.error == "invalid_token"
     }
 
     /// Runs `body`, attributing any ``SessionError`` to `process`.

@@ -22,6 +22,20 @@ public struct HTTPRequest: Sendable, Equatable {
         self.followsRedirects = followsRedirects
     }
 
+    /// True for the idempotent methods (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, PUT, DELETE), which
+    /// may be sent again after a refused token without doing twice what they ask.
+    var mayBeSentTwice: Bool {
+        ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].contains(method.uppercased())
+    }
+
+    /// This request with `Authorization: Bearer token`, replacing any Authorization header (any spelling).
+    func authorized(with token: String) -> HTTPRequest {
+        var authorized = self
+        authorized.headers = headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
+        authorized.headers["Authorization"] = "Bearer \(token)"
+        return authorized
+    }
+
     /// A form-encoded POST (`application/x-www-form-urlencoded`) that accepts JSON.
     static func formPost(_ url: URL, _ parameters: [(String, String)], followsRedirects: Bool = false) -> HTTPRequest {
         HTTPRequest(

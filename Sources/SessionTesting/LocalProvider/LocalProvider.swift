@@ -194,6 +194,12 @@ public final class LocalProvider: Sendable {
         engine.withState { $0.isActive(refreshToken: refreshToken) }
     }
 
+    /// Revokes `accessToken` as an administrator would, without the client knowing: resource
+    /// calls with it are refused with `invalid_token` while the client still thinks it fresh.
+    public func revoke(accessToken: String) {
+        engine.withState { $0.accessTokens[accessToken] = nil }
+    }
+
     /// True while `accessToken` would be accepted by UserInfo.
     public func isActive(accessToken: String) -> Bool {
         let now = options.clock.now()

@@ -82,8 +82,9 @@ final class LocalProviderEngine: Sendable {
         case .delay(let seconds)?:
             // The server is slow on purpose; the connection's own thread waits.
             Thread.sleep(forTimeInterval: seconds)
-        case .status(let status, let body, let contentType)?:
-            return .respond(HTTPServerResponse(status: status, headers: [("Content-Type", contentType)], body: Data(body.utf8)))
+        case .status(let status, let body, let contentType, let headers)?:
+            let extra = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            return .respond(HTTPServerResponse(status: status, headers: [("Content-Type", contentType)] + extra, body: Data(body.utf8)))
         case .malformedBody?:
             return .respond(HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json")],
                                                body: Data(#"{"access_token": "unterminated"#.utf8)))
