@@ -201,14 +201,24 @@ final class NetIdSequenceTests: XCTestCase {
         XCTAssertEqual(requests.map { $0.parameters["prompt"] }, ["consent", "consent"])
     }
 
-    func testAnInvalidAccessTokenFromSetAccessTokenIsNoAuth() async throws {
+    /// A token the provider refuses is refreshed once (MIGRATION: "A refused access token is
+    /// refreshed once"); `NoAuth` comes only when the new token is refused too.
+    func testAnInvalidAccessTokenFromSetAccessTokenIsRefreshedOnceThenNoAuth() async throws {
         let harness = try makeNetIdHarness()
         let before = await harness.signedIn()
         harness.app.setExpiredAccessToken()
         harness.app.loadUserInfo()
         _ = await harness.log.waitForEvents(before + 1)
+        XCTAssertEqual(harness.log.transcript.last, "L1.didFetchUserInfo(sub=erika given_name=Erika)")
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).map(\.authorization).first, "Bearer an-invalid-token")
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).count, 2)
+
+        harness.app.setExpiredAccessToken()
+        harness.provider.inject(.status(401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]), at: .userInfo, times: 2)
+        harness.app.loadUserInfo()
+        _ = await harness.log.waitForEvents(before + 2)
         XCTAssertEqual(harness.log.transcript.last, "L1.didFetchUserInfoWithError(NoAuth/UserInfo)")
-        XCTAssertEqual(harness.provider.requests(to: .userInfo).last?.authorization, "Bearer an-invalid-token")
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).count, 4, "one refresh, one more try, no loop")
     }
 
     func testEndSessionClearsLocallyWithoutAServerCall() async throws {
