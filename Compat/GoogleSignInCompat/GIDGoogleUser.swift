@@ -20,8 +20,8 @@ public final class GIDProfileData: NSObject, Sendable {
         email = info.email
         givenName = info.givenName
         familyName = info.familyName
-        name = info.claims["name"]?.stringValue ?? [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
-        picture = info.claims["picture"]?.stringValue.flatMap(URL.init(string:))
+        name = info.name ?? [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
+        picture = info.picture
         hasImage = picture != nil
     }
 

@@ -38,7 +38,15 @@ final class NetIdCallbackTranslator: SessionServiceDelegate, Sendable {
     func didFinishAuthentication(_ accessToken: String) { broadcast(.authenticated(accessToken: accessToken)) }
     func didFinishAuthenticationWithError(_ error: SessionError) { broadcast(Self.authentication(error)) }
     func didCancelAuthentication(_ error: SessionError) { broadcast(.cancelled(Self.netIdError(.AuthorizationCanceledByUser, .Authentication, error))) }
-    func didFetchUserInfo(_ userInfo: SessionCore.UserInfo) { broadcast(.userInfo(UserInfo(userInfo))) }
+    func didFetchUserInfo(_ userInfo: SessionCore.UserInfo) {
+        do {
+            broadcast(.userInfo(try UserInfo(userInfo)))
+        } catch let error as SessionError {
+            broadcast(Self.userInfo(error))
+        } catch {
+            broadcast(Self.userInfo(SessionError(.invalidResponse, process: .userInfo, message: "UserInfo response: unreadable")))
+        }
+    }
     func didFetchUserInfoWithError(_ error: SessionError) { broadcast(Self.userInfo(error)) }
 
     func didFetchPermissions(_ permissions: SessionPermissions.PermissionReadResponse) {

@@ -37,13 +37,16 @@ public struct UserInfo: Codable, Sendable, Equatable, CustomStringConvertible {
         self.email = email
     }
 
-    init(_ info: SessionCore.UserInfo) {
+    /// The claims netID reads, `shipping_address` (netID's own) from the raw claims.
+    /// - Throws: `invalidResponse` when `shipping_address` is not an address object, which netID
+    ///   could not decode either.
+    init(_ info: SessionCore.UserInfo) throws {
         sub = info.sub
         birthdate = info.birthdate
         emailVerified = info.emailVerified
         address = info.address.map(Address.init)
         gender = info.gender
-        shippingAddress = info.shippingAddress.map(ShippingAddress.init)
+        shippingAddress = try info.claim("shipping_address", as: ShippingAddress.self)
         givenName = info.givenName
         familyName = info.familyName
         email = info.email
@@ -116,15 +119,6 @@ public struct ShippingAddress: Codable, Sendable, Equatable {
         self.locality = locality
         self.postalCode = postalCode
         self.recipient = recipient
-    }
-
-    init(_ address: SessionCore.ShippingAddress) {
-        streetAddress = address.streetAddress
-        country = address.country
-        formatted = address.formatted
-        locality = address.locality
-        postalCode = address.postalCode
-        recipient = address.recipient
     }
 
     private enum CodingKeys: String, CodingKey {

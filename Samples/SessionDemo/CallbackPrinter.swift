@@ -78,7 +78,7 @@ final class CallbackPrinter: SessionServiceDelegate, Sendable {
     }
 
     static func describe(_ info: UserInfo) -> String {
-        let name = [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
+        let name = info.name ?? [info.givenName, info.familyName].compactMap { $0 }.joined(separator: " ")
         return "sub=\(info.sub)" + (name.isEmpty ? "" : ", \(name)") + (info.email.map { " <\($0)>" } ?? "")
     }
 

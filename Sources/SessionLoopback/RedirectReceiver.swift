@@ -49,8 +49,11 @@ final class RedirectReceiver: Sendable {
                 }
             }
         } catch {
+            let host = components.host ?? "127.0.0.1"
+            let advice = components.port == nil ? "" : "; leave the port out of the redirect URI (http://\(host)\(path)) to listen on any free one, "
+                + "as RFC 8252 §7.3 asks providers to allow"
             throw SessionError(.networkError, process: .authentication,
-                               message: "cannot listen on the redirect URI's loopback port: \(error.localizedDescription)")
+                               message: "cannot listen on \(host) port \(components.port ?? 0): \(error.localizedDescription)\(advice)")
         }
         self.mailbox = mailbox
         components.port = Int(server.port)

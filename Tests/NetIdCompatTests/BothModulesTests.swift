@@ -6,9 +6,9 @@ import SessionFacade
 import SessionTesting
 import XCTest
 
-// A file in the middle of a migration imports netID's names and SessionCore's. The six names both
-// declare (UserInfo, Address, ShippingAddress, SubjectIdentifiers, PermissionReadResponse,
-// PermissionResponseStatus) are then written with their module, here through typealiases.
+// A file in the middle of a migration imports netID's names and SessionCore's. The names both
+// declare (UserInfo, Address, SubjectIdentifiers, PermissionReadResponse) are then written with
+// their module, here through typealiases.
 typealias NetIdUserInfo = NetIdCompat.UserInfo
 typealias CoreUserInfo = SessionCore.UserInfo
 

@@ -61,6 +61,8 @@ final class NetIdFailureTests: XCTestCase {
             (.status(500), "L1.didFetchUserInfoWithError(NoAuth/UserInfo)"),
             (.status(401), "L1.didFetchUserInfoWithError(NoAuth/UserInfo)"),
             (.malformedBody, "L1.didFetchUserInfoWithError(JsonDeserializationError/UserInfo)"),
+            // netID decoded shipping_address with the rest: one it cannot read fails the whole answer.
+            (.status(200, body: #"{"sub":"erika","shipping_address":"Hauptstr. 1"}"#), "L1.didFetchUserInfoWithError(JsonDeserializationError/UserInfo)"),
         ]
         for (fault, expected) in cases {
             let harness = try makeNetIdHarness(transportTimeout: 1)

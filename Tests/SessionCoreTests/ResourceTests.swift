@@ -25,6 +25,53 @@ final class ResourceTests: XCTestCase {
         XCTAssertEqual(provider.requests(to: "/userinfo").first?.headers["Authorization"], "Bearer \(tokens.accessToken)")
     }
 
+    /// OpenID Connect's standard claims (Core §5.1) are typed; a provider's own stay in `claims`.
+    func testUserInfoHasTheStandardClaimsTyped() async throws {
+        let (client, provider, _) = try await signedIn()
+        let body: [String: Any] = [
+            "sub": FakeProvider.subject, "name": "Erika Mustermann", "given_name": "Erika", "family_name": "Mustermann",
+            "middle_name": "M", "nickname": "Eri", "preferred_username": "erika.m", "profile": "https://id.example/erika",
+            "picture": "https://id.example/erika.png", "website": "not a url at all", "email": "e@example.com",
+            "email_verified": false, "gender": "female", "birthdate": "1964", "zoneinfo": "Europe/Berlin", "locale": "de-DE",
+            "phone_number": "+49 30 1234", "phone_number_verified": true, "updated_at": 1_700_000_000,
+            "address": ["formatted": "Hauptstr. 1\n10115 Berlin", "region": "Berlin", "country": "DE"],
+            "shipping_address": ["recipient": "Erika", "locality": "Berlin"],
+        ]
+        let answer = FakeProvider.json(body)
+        provider.edit { $0.handlers["/userinfo"] = { _ in answer } }
+        let info = try await client.userInfo()
+        XCTAssertEqual(info.name, "Erika Mustermann")
+        XCTAssertEqual(info.middleName, "M")
+        XCTAssertEqual(info.nickname, "Eri")
+        XCTAssertEqual(info.preferredUsername, "erika.m")
+        XCTAssertEqual(info.profile?.absoluteString, "https://id.example/erika")
+        XCTAssertEqual(info.picture?.absoluteString, "https://id.example/erika.png")
+        XCTAssertNil(info.website, "not a URL: nil here")
+        XCTAssertEqual(info.claims["website"], .string("not a url at all"), "and kept as sent")
+        XCTAssertEqual(info.emailVerified, false)
+        XCTAssertEqual(info.birthdate, "1964")
+        XCTAssertEqual(info.zoneinfo, "Europe/Berlin")
+        XCTAssertEqual(info.locale, "de-DE")
+        XCTAssertEqual(info.phoneNumber, "+49 30 1234")
+        XCTAssertEqual(info.phoneNumberVerified, true)
+        XCTAssertEqual(info.updatedAt, Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertEqual(info.address?.region, "Berlin")
+        XCTAssertEqual(info.address?.formatted, "Hauptstr. 1\n10115 Berlin")
+
+        struct Shipping: Decodable, Equatable { let recipient: String; let locality: String }
+        XCTAssertEqual(try info.claim("shipping_address", as: Shipping.self), Shipping(recipient: "Erika", locality: "Berlin"))
+        XCTAssertNil(try info.claim("absent", as: Shipping.self))
+        XCTAssertThrowsError(try info.claim("name", as: Shipping.self))
+
+        for (name, wrong) in [("name", 1), ("phone_number_verified", "yes"), ("updated_at", "yesterday"), ("address", "Berlin")] as [(String, Any)] {
+            var broken = body
+            broken[name] = wrong
+            let refusedAnswer = FakeProvider.json(broken)
+            provider.edit { $0.handlers["/userinfo"] = { _ in refusedAnswer } }
+            await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+        }
+    }
+
     func testUserInfoForAnotherSubjectIsRejected() async throws {
         let (client, provider, _) = try await signedIn()
         provider.edit { $0.userInfoSubject = "someone-else" }

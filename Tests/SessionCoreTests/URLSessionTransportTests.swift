@@ -109,7 +109,15 @@ final class URLSessionTransportTests: XCTestCase {
         } catch let error as HTTPTransportError {
             XCTAssertEqual(error.kind, .cannotConnect)
             XCTAssertFalse(error.mayHaveReachedServer)
+            XCTAssertTrue(error.detail.hasPrefix("the connection was refused"), error.detail)
         }
+        // Through the client, the error names the URL it could not reach (query values redacted).
+        let configuration = try SessionConfiguration(issuer: URL(string: "http://127.0.0.1:\(port)/tenant")!, clientID: "c",
+                                                     redirectURI: URL(string: "com.example.app:/cb")!)
+        let client = SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5))
+        let error = await assertSessionError(.cannotConnect, process: .configuration) { try await client.discover() }
+        XCTAssertTrue(error?.message.hasPrefix("discovery: cannot connect to http://127.0.0.1:\(port)/tenant/.well-known/openid-configuration: "
+                                               + "the connection was refused") == true, error?.message ?? "")
     }
 
     func testAPostWhoseConnectionDropsFailsAtOnceInsteadOfHanging() async throws {

@@ -8,7 +8,7 @@ extension SessionClient {
     /// - Throws: token errors (see ``validTokens()``); `unsupportedProviderFeature` when the
     ///   provider has no UserInfo endpoint; `invalidToken` and other RFC 6750 errors;
     ///   `invalidResponse`; `userInfoSubjectMismatch` when its `sub` is not the ID token's.
-    ///   All with process `userInfo`.
+    ///   All with process `userInfo`, discovery's too (their message starts with `discovery:`).
     public func userInfo() async throws -> UserInfo {
         try await within(.userInfo) {
             let metadata = try await discover()
@@ -98,7 +98,9 @@ extension SessionClient {
             && response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:))?.error == "invalid_token"
     }
 
-    /// Runs `body`, attributing any ``SessionError`` to `process`.
+    /// Runs `body`, attributing any ``SessionError`` to `process`: the call the app made, whose
+    /// outcome it is, even when a step on the way (discovery, a refresh) failed; the message names
+    /// that step.
     func within<T>(_ process: SessionError.Process, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

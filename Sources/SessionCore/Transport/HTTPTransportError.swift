@@ -18,13 +18,18 @@ public struct HTTPTransportError: Error, Sendable, Equatable {
 
     /// What happened.
     public var kind: Kind
-    /// A short description without secrets (no URLs with query strings, no bodies).
+    /// A short description without secrets (no URLs with query strings, no bodies): the cause in
+    /// words, and the platform's code when there is one.
     public var detail: String
+    /// The URL of the request that failed, when the error has passed through the client (which
+    /// names it, query values redacted, in the ``SessionError`` it becomes).
+    public var url: URL?
 
     /// Creates a transport error.
-    public init(_ kind: Kind, detail: String) {
+    public init(_ kind: Kind, detail: String, url: URL? = nil) {
         self.kind = kind
         self.detail = detail
+        self.url = url
     }
 
     /// False only when the request certainly never reached the server.

@@ -17,17 +17,19 @@ struct ProviderExchange: Sendable {
             let response = try await transport.send(request)
             log(.debug, "\(purpose): HTTP \(response.status), \(response.body.count) bytes")
             guard response.body.count <= Self.maximumResponseSize else {
-                return .failure(HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(Self.maximumResponseSize) bytes"))
+                return .failure(HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(Self.maximumResponseSize) bytes",
+                                                   url: request.url))
             }
             return .success(response)
-        } catch let error as HTTPTransportError {
-            log(.warning, "\(purpose): \(error.detail)")
+        } catch var error as HTTPTransportError {
+            error.url = request.url
+            log(.warning, "\(purpose): \(request.method) \(Redaction.url(request.url)): \(error.detail)")
             return .failure(error)
         } catch is CancellationError {
-            return .failure(HTTPTransportError(.cancelled, detail: "cancelled"))
+            return .failure(HTTPTransportError(.cancelled, detail: "cancelled", url: request.url))
         } catch {
             log(.warning, "\(purpose): transport failure of type \(type(of: error))")
-            return .failure(HTTPTransportError(.connectionLost, detail: "transport failure"))
+            return .failure(HTTPTransportError(.connectionLost, detail: "transport failure", url: request.url))
         }
     }
 
@@ -40,15 +42,16 @@ struct ProviderExchange: Sendable {
     }
 
     static func sessionError(_ error: HTTPTransportError, process: SessionError.Process, purpose: String) -> SessionError {
-        switch error.kind {
+        let target = error.url.map { " " + Redaction.url($0) } ?? ""
+        return switch error.kind {
         case .cannotConnect:
-            SessionError(.cannotConnect, process: process, message: "\(purpose): \(error.detail)")
+            SessionError(.cannotConnect, process: process, message: "\(purpose): cannot connect to\(target): \(error.detail)")
         case .connectionLost:
-            SessionError(.networkError, process: process, message: "\(purpose): \(error.detail)")
+            SessionError(.networkError, process: process, message: "\(purpose): the exchange with\(target) failed: \(error.detail)")
         case .timedOut:
-            SessionError(.timeout, process: process, message: "\(purpose): \(error.detail)")
+            SessionError(.timeout, process: process, message: "\(purpose): no answer from\(target) in time: \(error.detail)")
         case .responseTooLarge:
-            SessionError(.responseTooLarge, process: process, message: "\(purpose): \(error.detail)")
+            SessionError(.responseTooLarge, process: process, message: "\(purpose): the answer from\(target) is too large: \(error.detail)")
         case .cancelled:
             SessionError.cancelled(process, "the \(purpose) request")
         }

@@ -4,21 +4,37 @@ import FoundationNetworking
 #endif
 
 extension HTTPTransportError {
-    /// The transport error for a failure a `URLSession` task reported.
+    /// The transport error for a failure a `URLSession` task reported: the cause in words, with
+    /// the `URLError` code for searching.
     init(failure: Error) {
         guard let urlError = failure as? URLError else {
             self.init(.connectionLost, detail: "transport failure")
             return
         }
+        let code = " (URLError \(urlError.code.rawValue))"
         switch urlError.code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .badURL, .unsupportedURL:
-            self.init(.cannotConnect, detail: "cannot connect (URLError \(urlError.code.rawValue))")
+        case .cannotConnectToHost:
+            self.init(.cannotConnect, detail: "the connection was refused: nothing listens on that port, or a firewall said no" + code)
+        case .cannotFindHost, .dnsLookupFailed:
+            self.init(.cannotConnect, detail: "the host name could not be resolved" + code)
+        case .notConnectedToInternet:
+            self.init(.cannotConnect, detail: "this machine has no network connection" + code)
+        case .badURL, .unsupportedURL:
+            self.init(.cannotConnect, detail: "the URL cannot be requested" + code)
         case .timedOut:
-            self.init(.timedOut, detail: "the request timed out")
+            self.init(.timedOut, detail: "no complete answer came in time" + code)
         case .cancelled:
             self.init(.cancelled, detail: "the request was cancelled")
+        case .networkConnectionLost:
+            self.init(.connectionLost, detail: "the connection was closed before the answer was complete" + code)
+        case .secureConnectionFailed:
+            self.init(.connectionLost, detail: "the TLS handshake failed" + code)
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
+            self.init(.connectionLost, detail: "the server's TLS certificate is not trusted" + code)
+        case .badServerResponse:
+            self.init(.connectionLost, detail: "the server's answer is not valid HTTP" + code)
         default:
-            self.init(.connectionLost, detail: "the connection failed (URLError \(urlError.code.rawValue))")
+            self.init(.connectionLost, detail: "the connection failed" + code)
         }
     }
 }

@@ -101,6 +101,19 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         XCTAssertEqual(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"], redirect.absoluteString)
     }
 
+    /// A configured port another program holds: the error names the port and the way out.
+    func testAPortInUseNamesThePortAndSuggestsLeavingItOut() async throws {
+        let holder = try LoopbackHTTPServer { _ in .dropConnection }
+        defer { holder.stop() }
+        let redirect = try XCTUnwrap(URL(string: "http://127.0.0.1:\(holder.port)/callback"))
+        let harness = try makeLocalHarness(redirectURI: redirect)
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        let error = await assertSessionError(.networkError, process: .authentication) { try await harness.client.signIn(agent: agent) }
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains("cannot listen on 127.0.0.1 port \(holder.port)"), message)
+        XCTAssertTrue(message.contains("leave the port out of the redirect URI (http://127.0.0.1/callback)"), message)
+    }
+
     func testNoBrowserComingBackEndsWithTimeout() async throws {
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
         let agent = LoopbackBrowserAgent(timeout: 0.3, opener: .printOnly, print: { _ in })
