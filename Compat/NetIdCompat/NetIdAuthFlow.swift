@@ -1,4 +1,5 @@
 import SessionCore
+import SessionFacade
 
 /// The authorization flows of netID.
 public enum NetIdAuthFlow: String, Sendable, CaseIterable {

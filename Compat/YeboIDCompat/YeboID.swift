@@ -76,7 +76,7 @@ public final class YeboID: Sendable {
     ///   `access_denied`; `offline`; `storage_failed`; an ID-token refusal (`id_token_...`).
     public func signIn(agent: AuthorizationAgent) async throws -> YeboIDTokens {
         try await exclusively {
-            YeboIDTokens(try await client.signIn(flow: .login, agent: agent))
+            YeboIDTokens(try await client.signIn(agent: agent))
         }
     }
 

@@ -159,7 +159,9 @@ extension SessionService {
     private func runAuthorization(_ authorization: AuthorizationSession, flow: AuthFlow,
                                   agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
         let agent = agent ?? defaultAgent ?? externalRedirectAgent
-        return await withClient(.authentication) { try await authorization.run(on: $0, flow: flow, agent: agent).get() }
+        return await withClient(.authentication) { client in
+            try await authorization.run(on: client, scopes: flow.scopes(with: client.configuration), agent: agent).get()
+        }
     }
 
     /// The handle of the authorization that runs now, if one does.

@@ -7,7 +7,7 @@ import SessionCore
 /// The redirect URI must be `http` on `127.0.0.1` or `[::1]`. With a port, the agent listens on
 /// that port; without one, it listens on an ephemeral port and sends the redirect URI with that
 /// port, which the provider must allow for loopback URIs (RFC 8252 §7.3). The agent prints the
-/// authorization URL (through `print`) and opens it (by default with `xdg-open`, `open` on macOS),
+/// authorization URL (through `showInstruction`) and opens it (by default with `xdg-open`, `open` on macOS),
 /// answers the browser's redirect with a short page that says what the app will make of it
 /// (received, declined, or failed and why, checked as the core will check it), and stops
 /// listening.
@@ -42,18 +42,25 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// How the URL is opened.
     public let opener: Opener
     /// Receives the line telling the user which URL to open.
-    public let print: @Sendable (String) -> Void
+    public let showInstruction: @Sendable (String) -> Void
 
     /// Creates an agent.
     /// - Parameters:
     ///   - timeout: seconds to wait for the redirect before failing with `timeout` (default 300).
     ///   - opener: how to open the URL (default: `xdg-open`, or `open` on macOS, when present).
-    ///   - print: where the "open this URL" line goes (default: standard error).
+    ///   - showInstruction: where the "open this URL" line goes (default: standard error).
     public init(timeout: TimeInterval = 300, opener: Opener = .system,
-                print: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+                showInstruction: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.timeout = timeout
         self.opener = opener
-        self.print = print
+        self.showInstruction = showInstruction
+    }
+
+    /// The former spelling of ``init(timeout:opener:showInstruction:)``, whose `print` label
+    /// shadowed Swift's `print` inside the closure's neighbourhood.
+    @available(*, deprecated, renamed: "init(timeout:opener:showInstruction:)")
+    public init(timeout: TimeInterval = 300, opener: Opener = .system, print: @escaping @Sendable (String) -> Void) {
+        self.init(timeout: timeout, opener: opener, showInstruction: print)
     }
 
     /// Listens on the configured redirect URI's loopback address, builds the request for the
@@ -85,7 +92,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         let (url, check) = try await makeURL(receiver.redirectURI)
         let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { Exact.equal($0.name, "state") }?.value
         receiver.expect(state: state, check)
-        print("Open this URL in a browser to sign in: \(url.absoluteString)")
+        showInstruction("Open this URL in a browser to sign in: \(url.absoluteString)")
         let page = try open(url)
         defer { page?.remove() }
         return try await receiver.wait(timeout: timeout)

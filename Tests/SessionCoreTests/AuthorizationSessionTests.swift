@@ -82,7 +82,7 @@ final class AuthorizationSessionTests: XCTestCase {
         let harness = try makeLocalHarness()
         let session = AuthorizationSession()
         XCTAssertTrue(session.cancel())
-        assertFails(.cancelled, await session.run(on: harness.client, flow: .login, agent: HeadlessUserAgent()))
+        assertFails(.cancelled, await session.run(on: harness.client, agent: HeadlessUserAgent()))
         XCTAssertTrue(harness.provider.requestLog.isEmpty, "nothing was asked of the provider")
         XCTAssertFalse(session.cancel(), "it has finished")
     }
@@ -92,7 +92,7 @@ final class AuthorizationSessionTests: XCTestCase {
         for ending in [false, true] {
             let session = AuthorizationSession()
             let (shown, sink) = AsyncStream.makeStream(of: URL.self)
-            let run = Task { await session.run(on: harness.client, flow: .login, agent: AppShownAgent(session: session, shown: sink)) }
+            let run = Task { await session.run(on: harness.client, agent: AppShownAgent(session: session, shown: sink)) }
             var iterator = shown.makeAsyncIterator()
             _ = await iterator.next()
             if ending {
@@ -110,7 +110,7 @@ final class AuthorizationSessionTests: XCTestCase {
     func testACancelAfterTheSignInSucceededChangesNothing() async throws {
         let harness = try makeLocalHarness()
         let session = AuthorizationSession()
-        let tokens = try await session.run(on: harness.client, flow: .login, agent: HeadlessUserAgent()).get()
+        let tokens = try await session.run(on: harness.client, agent: HeadlessUserAgent()).get()
         XCTAssertFalse(session.cancel())
         XCTAssertEqual(harness.stored?.accessToken, tokens.accessToken)
     }

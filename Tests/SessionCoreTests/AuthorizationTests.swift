@@ -4,6 +4,22 @@ import SessionTesting
 import XCTest
 
 final class AuthorizationTests: XCTestCase {
+    /// The core speaks scopes: named ones are sent as named, in order; without `openid` no ID
+    /// token is asked for; an empty list or a malformed scope is the caller's error.
+    func testNamedScopesAreSentAsNamed() async throws {
+        let provider = try FakeProvider()
+        let client = try makeClient(provider)
+        let request = try await client.beginAuthorization(scopes: ["permission_management", "email"])
+        XCTAssertEqual(request.scopes, ["permission_management", "email"])
+        XCTAssertFalse(request.requestsIDToken)
+        XCTAssertNil(request.nonce)
+        let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        XCTAssertEqual(query.first { $0.name == "scope" }?.value, "permission_management email")
+        for scopes in [[], ["two words"], ["quote\""]] {
+            await assertSessionError(.invalidConfiguration, process: .authentication) { try await client.beginAuthorization(scopes: scopes) }
+        }
+    }
+
     func testSignInSendsPKCES256StateNonceAndStoresTheSession() async throws {
         let provider = try FakeProvider()
         let store = RecordingStore()
@@ -12,13 +28,13 @@ final class AuthorizationTests: XCTestCase {
                                               claims: "{\"userinfo\":{\"email\":null}}", prompt: "consent", loginHint: "user@example.com",
                                               additionalParameters: ["ui_locales": "de"])
         let client = try makeClient(provider, store: store, configuration: config)
-        let tokens = try await client.signIn(flow: .loginPermission, agent: provider)
+        let tokens = try await client.signIn(agent: provider)
 
         let sent = provider.lastAuthorization
         XCTAssertEqual(sent["response_type"], "code")
         XCTAssertEqual(sent["code_challenge_method"], "S256")
         XCTAssertEqual(sent["code_challenge"]?.count, 43)
-        XCTAssertEqual(sent["scope"], "openid permission_management profile")
+        XCTAssertEqual(sent["scope"], "openid profile", "no scopes named: openid and the configured ones")
         XCTAssertEqual(sent["claims"], "{\"userinfo\":{\"email\":null}}")
         XCTAssertEqual(sent["prompt"], "consent")
         XCTAssertEqual(sent["login_hint"], "user@example.com")
@@ -49,7 +65,7 @@ final class AuthorizationTests: XCTestCase {
         let config = try SessionConfiguration(issuer: FakeProvider.issuer, clientID: FakeProvider.clientID,
                                               redirectURI: FakeProvider.redirectURI, claims: "{\"userinfo\":{\"email\":null}}")
         let client = try makeClient(provider, configuration: config)
-        let tokens = try await client.signIn(flow: .permission, agent: provider)
+        let tokens = try await client.signIn(scopes: ["permission_management"], agent: provider)
         XCTAssertNil(provider.lastAuthorization["claims"], "a claims request asks for ID-token and UserInfo claims")
         XCTAssertNil(provider.lastAuthorization["nonce"])
         XCTAssertEqual(provider.lastAuthorization["scope"], "permission_management")

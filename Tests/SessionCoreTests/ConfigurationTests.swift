@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 import XCTest
 
 final class ConfigurationTests: XCTestCase {
@@ -40,10 +41,16 @@ final class ConfigurationTests: XCTestCase {
         }
     }
 
+    func testDefaultScopesStartWithOpenIDWithoutRepeats() throws {
+        XCTAssertEqual(try configuration(scopes: ["profile", "openid"]).defaultScopes, ["openid", "profile"])
+        XCTAssertEqual(try configuration(scopes: []).defaultScopes, ["openid"])
+    }
+
+    /// netID's flows, which the facade keeps, are scopes before the configured ones.
     func testFlowScopesComeFirstWithoutRepeats() throws {
         let config = try configuration(scopes: ["profile", "openid"])
-        XCTAssertEqual(config.scopes(for: .login), ["openid", "profile"])
-        XCTAssertEqual(config.scopes(for: .permission), ["permission_management", "profile", "openid"])
-        XCTAssertEqual(config.scopes(for: .loginPermission), ["openid", "permission_management", "profile"])
+        XCTAssertEqual(AuthFlow.login.scopes(with: config), ["openid", "profile"])
+        XCTAssertEqual(AuthFlow.permission.scopes(with: config), ["permission_management", "profile", "openid"])
+        XCTAssertEqual(AuthFlow.loginPermission.scopes(with: config), ["openid", "permission_management", "profile"])
     }
 }

@@ -97,12 +97,12 @@ final class FileTokenStoreTests: XCTestCase {
         let provider = try FakeProvider()
         let client = try makeClient(provider, store: store)
         for _ in 0..<2 {
-            let error = await assertSessionError(.storageCorrupt, process: .configuration) { try await client.restoreSession() }
+            let error = await assertSessionError(.storageCorrupt, process: .configuration) { try await client.loadStoredSession() }
             XCTAssertTrue(error?.message.contains("discardStoredSession() deletes it") == true, error?.message ?? "")
         }
         try await client.discardStoredSession()
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.fileURL.path))
-        let restored = try await client.restoreSession()
+        let restored = try await client.loadStoredSession()
         XCTAssertNil(restored)
         XCTAssertTrue(provider.log.isEmpty, "nothing was asked of the provider")
     }
@@ -131,7 +131,7 @@ final class FileTokenStoreTests: XCTestCase {
         let first = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
         let tokens = try await first.signIn(agent: provider)
         let second = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
-        let restored = try await second.restoreSession()
+        let restored = try await second.loadStoredSession()
         XCTAssertEqual(restored, tokens)
         let info = try await second.userInfo()
         XCTAssertEqual(info.sub, FakeProvider.subject)

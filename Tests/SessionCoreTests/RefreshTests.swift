@@ -82,7 +82,7 @@ final class RefreshTests: XCTestCase {
         // first reading says "expiring", the second (inside the flight) says "fresh".
         let clock = ScriptedClock(base: provider.clock, offsets: [3600 - 30, 0])
         let stale = SessionClient(configuration: client.configuration, store: store, transport: provider, clock: clock)
-        _ = try await stale.restoreSession()
+        _ = try await stale.loadStoredSession()
         let before = refreshRequests.count
         let tokens = try await stale.validTokens()
         XCTAssertEqual(tokens, initial)
@@ -141,7 +141,7 @@ final class RefreshTests: XCTestCase {
         let interrupted = RecordingStore(initial.marked(.refresh))
         let logger = CapturingLogger()
         let client = try makeClient(provider, store: interrupted, logger: logger)
-        let restored = try await client.restoreSession()
+        let restored = try await client.loadStoredSession()
         XCTAssertNil(restored)
         XCTAssertNil(interrupted.contents, "the store no longer holds it")
         XCTAssertTrue(refreshRequests.isEmpty, "its refresh token, perhaps retired, was not sent")
@@ -222,7 +222,7 @@ final class RefreshTests: XCTestCase {
     func testAnExpiredTokenWithoutRefreshTokenRequiresSignIn() async throws {
         provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["access_token": "a", "token_type": "Bearer", "expires_in": 60]) } }
         let client = try makeClient(provider, store: store)
-        _ = try await client.signIn(flow: .permission, agent: provider)
+        _ = try await client.signIn(scopes: ["permission_management"], agent: provider)
         provider.clock.advance(by: 61)
         await assertSessionError(.reauthenticationRequired) { try await client.validTokens() }
         XCTAssertNil(store.contents)

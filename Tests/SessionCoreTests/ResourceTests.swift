@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 import SessionPermissions
 import SessionTesting
 import XCTest
@@ -9,7 +10,7 @@ final class ResourceTests: XCTestCase {
     private func signedIn(flow: AuthFlow = .loginPermission) async throws -> (SessionClient, FakeProvider, SessionTokens) {
         let provider = try FakeProvider()
         let client = try makeClient(provider)
-        let tokens = try await client.signIn(flow: flow, agent: provider)
+        let tokens = try await client.signIn(scopes: flow.scopes(with: client.configuration), agent: provider)
         return (client, provider, tokens)
     }
 

@@ -11,7 +11,7 @@ final class SecretRedactionTests: XCTestCase {
         let client = try makeClient(provider, logger: logger)
         var texts: [String] = []
 
-        let request = try await client.beginAuthorization(flow: .loginPermission)
+        let request = try await client.beginAuthorization(scopes: ["openid", "permission_management"])
         texts.append(request.description)
         let callback = try await provider.authorize(url: request.url, redirectURI: request.redirectURI)
         let tokens = try await client.completeAuthorization(callbackURL: callback)

@@ -11,7 +11,7 @@ final class TokenResponseTests: XCTestCase {
         let store = RecordingStore()
         let client = try makeClient(provider, store: store)
         do {
-            _ = try await client.signIn(flow: .permission, agent: provider)
+            _ = try await client.signIn(scopes: ["permission_management"], agent: provider)
             return (nil, store)
         } catch {
             return (error as? SessionError, store)

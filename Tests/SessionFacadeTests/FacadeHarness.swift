@@ -67,7 +67,7 @@ struct FacadeHarness {
     /// A session stored by a client on the same store, as a previous run of the app would have.
     func storeSession(expired: Bool = false) async throws -> SessionTokens {
         let client = SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
-        let tokens = try await client.signIn(flow: .loginPermission, agent: HeadlessUserAgent())
+        let tokens = try await client.signIn(scopes: AuthFlow.loginPermission.scopes, agent: HeadlessUserAgent())
         if expired { try await client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-10))) }
         return tokens
     }

@@ -25,7 +25,7 @@ do {
     let client = SessionClient(configuration: configuration,
                                store: try FileTokenStore(configuration: configuration, directory: URL(fileURLWithPath: arguments[2])),
                                transport: URLSessionTransport(timeout: 10))
-    let restored = try await client.restoreSession()
+    let restored = try await client.loadStoredSession()
     switch arguments[3] {
     case "verify":
         guard restored != nil else {

@@ -9,7 +9,7 @@ public protocol AuthorizationAgent: Sendable {
     /// Presents `url` and returns the callback URL that starts with `redirectURI`.
     func authorize(url: URL, redirectURI: URL) async throws -> URL
 
-    /// The entry point ``SessionClient/signIn(flow:agent:)`` calls. An agent that must choose
+    /// The entry point ``SessionClient/signIn(scopes:agent:)`` calls. An agent that must choose
     /// the redirect URI itself (a loopback listener on an ephemeral port, RFC 8252 §7.3) calls
     /// `buildRequest` once with the URI it listens on and gets the request whose `url` it opens.
     ///

@@ -9,11 +9,11 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     public let url: URL
     /// The redirect URI the response must come back to.
     public let redirectURI: URL
-    /// The flow requested.
-    public let flow: AuthFlow
+    /// The scopes requested, in the order sent.
+    public let scopes: [String]
     /// The `state` sent, which the response must echo (a secret: never log it).
     public let state: String
-    /// The `nonce` sent, which the ID token must carry; nil for a flow without ID token (a secret).
+    /// The `nonce` sent, which the ID token must carry; nil for a request without `openid` (a secret).
     public let nonce: String?
     let pkce: PKCE
     /// The provider's issuer, which an RFC 9207 `iss` in the response must equal.
@@ -24,24 +24,28 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
     public var codeVerifier: String { pkce.verifier }
 
-    /// Builds the request for `flow` from the configuration and the provider's metadata, sent
+    /// True when `openid` is among the scopes: the answer must then carry an ID token, which is
+    /// validated.
+    public var requestsIDToken: Bool { scopes.contains("openid") }
+
+    /// Builds the request for `scopes` from the configuration and the provider's metadata, sent
     /// with `redirectURI` (the configured one unless a loopback agent chose its port).
-    init(configuration: SessionConfiguration, metadata: ProviderMetadata, flow: AuthFlow, redirectURI: URL) throws {
+    init(configuration: SessionConfiguration, metadata: ProviderMetadata, scopes: [String], redirectURI: URL) throws {
         let state = try RandomToken.generate()
-        let nonce = flow.requestsIDToken ? try RandomToken.generate() : nil
+        let nonce = scopes.contains("openid") ? try RandomToken.generate() : nil
         let pkce = try PKCE.generate()
         var parameters: [(String, String)] = [
             ("response_type", "code"),
             ("client_id", configuration.clientID),
             ("redirect_uri", redirectURI.absoluteString),
-            ("scope", configuration.scopes(for: flow).joined(separator: " ")),
+            ("scope", scopes.joined(separator: " ")),
             ("state", state),
             ("code_challenge", pkce.challenge),
             ("code_challenge_method", PKCE.method),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
         // The claims request asks for ID-token and UserInfo claims: meaningless without `openid`.
-        if let claims = configuration.claims, flow.requestsIDToken { parameters.append(("claims", claims)) }
+        if let claims = configuration.claims, nonce != nil { parameters.append(("claims", claims)) }
         if let prompt = configuration.prompt { parameters.append(("prompt", prompt)) }
         if let loginHint = configuration.loginHint { parameters.append(("login_hint", loginHint)) }
         parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -57,7 +61,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         }
         self.url = url
         self.redirectURI = redirectURI
-        self.flow = flow
+        self.scopes = scopes
         self.state = state
         self.nonce = nonce
         self.pkce = pkce
@@ -65,8 +69,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.issuerRequired = metadata.authorizationResponseIssParameterSupported
     }
 
-    /// The endpoint and flow, with every parameter value redacted.
-    public var description: String { "AuthorizationRequest(\(flow.rawValue), \(Redaction.url(url)))" }
+    /// The scopes and the endpoint, with every parameter value redacted.
+    public var description: String { "AuthorizationRequest(\(scopes.joined(separator: " ")), \(Redaction.url(url)))" }
 }
 
 extension AuthorizationRequest {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// One sign-in in progress, and the one handle on it, as AppAuth's external user-agent session
-/// is: ``run(on:flow:agent:)`` performs it, ``cancel()`` and ``resume(with:)`` reach it from
+/// is: ``run(on:scopes:agent:)`` performs it, ``cancel()`` and ``resume(with:)`` reach it from
 /// anywhere, and its outcome is decided here, once.
 ///
 /// - ``cancel()`` ends it with `cancelled` unless it already succeeded.
 /// - ``end(with:)`` ends it with the given error whatever happens (the facade's `sessionEnded`,
 ///   whose tokens the client discards anyway).
-/// - Either may come before ``run(on:flow:agent:)``: the sign-in then never starts.
+/// - Either may come before ``run(on:scopes:agent:)``: the sign-in then never starts.
 ///
 /// An agent that lets the app show the page waits in ``waitForRedirect(to:present:)`` for the
 /// redirect the app hands to ``resume(with:)``.
@@ -30,13 +30,13 @@ public final class AuthorizationSession: Sendable {
     /// A sign-in not yet started.
     public init() {}
 
-    /// Signs in on `client` for `flow` through `agent` (``SessionClient/signIn(flow:agent:)``),
+    /// Signs in on `client` for `scopes` through `agent` (``SessionClient/signIn(scopes:agent:)``),
     /// unless the session was cancelled or ended before, and returns the outcome: the client's,
     /// or `cancelled` / the ending error as the rules above say.
-    public func run(on client: SessionClient, flow: AuthFlow, agent: AuthorizationAgent) async -> Result<SessionTokens, SessionError> {
+    public func run(on client: SessionClient, scopes: [String]? = nil, agent: AuthorizationAgent) async -> Result<SessionTokens, SessionError> {
         let task = state.withLock { state -> Task<SessionTokens, Error>? in
             guard state.stop == nil, state.task == nil else { return nil }
-            let task = Task { try await client.signIn(flow: flow, agent: agent) }
+            let task = Task { try await client.signIn(scopes: scopes, agent: agent) }
             state.task = task
             return task
         }

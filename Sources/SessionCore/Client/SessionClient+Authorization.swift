@@ -1,24 +1,33 @@
 import Foundation
 
 extension SessionClient {
-    /// Builds a fresh authorization request for `flow` and makes it the pending one (replacing any
-    /// earlier request, whose response will then be refused).
-    /// - Throws: discovery errors (process `configuration`) or `cryptoFailure`.
-    public func beginAuthorization(flow: AuthFlow = .login) async throws -> AuthorizationRequest {
-        try await beginAuthorization(flow: flow, redirectURI: configuration.redirectURI)
+    /// Builds a fresh authorization request for `scopes` and makes it the pending one (replacing
+    /// any earlier request, whose response will then be refused).
+    /// - Parameter scopes: the scopes to ask for, sent in this order; nil asks for the
+    ///   configuration's ``SessionConfiguration/defaultScopes`` (`openid` and the configured
+    ///   ones). Without `openid` no ID token is asked for or expected (an OAuth-only grant).
+    /// - Throws: `invalidConfiguration` for an empty list or a value that is not a scope token;
+    ///   discovery errors or `cryptoFailure`.
+    public func beginAuthorization(scopes: [String]? = nil) async throws -> AuthorizationRequest {
+        try await beginAuthorization(scopes: scopes, redirectURI: configuration.redirectURI)
     }
 
-    /// As ``beginAuthorization(flow:)``, for a redirect URI an agent chose.
+    /// As ``beginAuthorization(scopes:)``, for a redirect URI an agent chose.
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
-    func beginAuthorization(flow: AuthFlow, redirectURI: URL) async throws -> AuthorizationRequest {
+    func beginAuthorization(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
+        let scopes = scopes ?? configuration.defaultScopes
+        guard !scopes.isEmpty, scopes.allSatisfy(SessionConfiguration.isScope) else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "the scopes must be one or more scope tokens (RFC 6749 §3.3)")
+        }
         guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "the agent's redirect URI differs from the configured one in more than its loopback port")
         }
         let metadata = try await discover()
-        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, flow: flow, redirectURI: redirectURI)
+        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
         pending = request
         log(.info, "authorization started: \(request)")
         return request
@@ -66,7 +75,7 @@ extension SessionClient {
             consumePending(request)
             let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
             try await persist(tokens, ifGeneration: startGeneration)
-            log(.info, "sign-in completed (\(request.flow.rawValue))")
+            log(.info, "sign-in completed (\(request.scopes.joined(separator: " ")))")
             return tokens
         } catch let error as SessionError {
             throw error.in(.authentication)
@@ -77,14 +86,16 @@ extension SessionClient {
     /// redirect, then completes it as ``completeAuthorization(callbackURL:)`` does.
     /// - Throws: `cancelled` when the agent reports that the user gave up (or the task is
     ///   cancelled), the agent's own `SessionError`, `authorizationAgentFailed` for any other
-    ///   error of the agent, or any error of ``beginAuthorization(flow:)`` and
+    ///   error of the agent, or any error of ``beginAuthorization(scopes:)`` and
     ///   ``completeAuthorization(callbackURL:)``.
-    public func signIn(flow: AuthFlow = .login, agent: AuthorizationAgent) async throws -> SessionTokens {
+    /// - Parameter scopes: as for ``beginAuthorization(scopes:)``: nil asks for `openid` and the
+    ///   configured scopes.
+    public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> SessionTokens {
         let started = StartedRequest()
         let callbackURL: URL
         do {
             callbackURL = try await agent.authorize(configuredRedirectURI: configuration.redirectURI) { redirectURI in
-                let request = try await self.beginAuthorization(flow: flow, redirectURI: redirectURI)
+                let request = try await self.beginAuthorization(scopes: scopes, redirectURI: redirectURI)
                 try started.record(request)
                 return request
             }
@@ -123,10 +134,10 @@ extension SessionClient {
         var subject: String?
         if let idToken = tokenResponse.idToken {
             subject = try await validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
-        } else if request.flow.requestsIDToken {
+        } else if request.requestsIDToken {
             throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token")
         }
-        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: configuration.scopes(for: request.flow), subject: subject)
+        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject)
     }
 
     /// Checks an ID token's header, signature (against the provider's key set: see
@@ -164,7 +175,7 @@ extension SessionClient {
     }
 }
 
-/// The request an agent built during ``SessionClient/signIn(flow:agent:)``; an agent may build one.
+/// The request an agent built during ``SessionClient/signIn(scopes:agent:)``; an agent may build one.
 private final class StartedRequest: Sendable {
     private let stored = Locked<AuthorizationRequest?>(nil)
 

@@ -43,7 +43,7 @@ extension SessionClient {
     /// - A failed save clears the session and throws `storageFailed`.
     /// - Before the request goes out, the store holds the session marked as refreshing
     ///   (``SessionTokens/inFlight``), so an app that dies before the answer is saved never sends
-    ///   the possibly retired refresh token again (see ``restoreSession()``).
+    ///   the possibly retired refresh token again (see ``loadStoredSession()``).
     public func refresh() async throws -> SessionTokens {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let client = try SessionClient(configuration: configuration, store: FileTokenStore(configuration: configuration))
-/// let tokens = try await client.signIn(flow: .login, agent: agent)
+/// let tokens = try await client.signIn(agent: agent)
 /// let user = try await client.userInfo()
 /// ```
 public actor SessionClient {

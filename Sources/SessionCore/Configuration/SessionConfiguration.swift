@@ -14,11 +14,11 @@ import Foundation
 public struct SessionConfiguration: Sendable, Equatable {
     /// The provider's issuer identifier; discovery is read from it.
     public let issuer: URL
-    /// The public client's identifier. There is no client secret.
+    /// The client's identifier (its secret or key, if it has one, is in ``clientAuthentication``).
     public let clientID: String
     /// Where the provider sends the authorization response.
     public let redirectURI: URL
-    /// Scopes requested in addition to those of the ``AuthFlow``.
+    /// Scopes requested besides `openid` by a sign-in that names none (``defaultScopes``).
     public let scopes: [String]
     /// The OIDC `claims` request parameter, as JSON text; sent with the flows that request an ID token.
     public let claims: String?
@@ -133,11 +133,14 @@ public struct SessionConfiguration: Sendable, Equatable {
         tokenRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    /// The scopes sent for `flow`: the flow's own, then the configured ones, without repeats.
-    public func scopes(for flow: AuthFlow) -> [String] {
+    /// The scopes a sign-in asks for when it names none: `openid`, then ``scopes``, without repeats.
+    public var defaultScopes: [String] {
         var seen = Set<String>()
-        return (flow.scopes + scopes).filter { seen.insert($0).inserted }
+        return (["openid"] + scopes).filter { seen.insert($0).inserted }
     }
+
+    /// True for a valid scope token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`.
+    static func isScope(_ value: String) -> Bool { isScopeToken(value) }
 
     private static func validateRedirectURI(_ uri: URL, invalid: (String) -> SessionError) throws {
         guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: false),

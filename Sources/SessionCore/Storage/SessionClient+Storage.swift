@@ -2,8 +2,9 @@ import Foundation
 
 /// The session in the token store: restored, replaced, persisted in order, ended.
 extension SessionClient {
-    /// Loads the stored session into memory and returns it; nil when nothing is stored.
-    /// The tokens are returned as stored, possibly expired; ``validTokens()`` refreshes them.
+    /// Loads the stored session into memory and returns it as stored, possibly expired, without
+    /// a request; nil when nothing is stored. ``restoreUsableSession()`` also refreshes it when
+    /// due, as an app does at launch; ``validTokens()`` refreshes it at the first use.
     ///
     /// A session stored while a refresh or a revocation was on its way
     /// (``SessionTokens/inFlight``) is not restored: the app stopped before the answer, so the
@@ -12,7 +13,7 @@ extension SessionClient {
     /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`). A store that
     ///   holds something unreadable (`storageCorrupt`) keeps it, for inspection, until
     ///   ``discardStoredSession()`` deletes it; every restore until then fails the same way.
-    public func restoreSession() async throws -> SessionTokens? {
+    public func loadStoredSession() async throws -> SessionTokens? {
         let startGeneration = generation
         var stored: SessionTokens?
         do {
@@ -33,13 +34,20 @@ extension SessionClient {
         return stored
     }
 
+    /// The former name of ``loadStoredSession()``, which says what it does beside
+    /// ``restoreUsableSession()``.
+    @available(*, deprecated, renamed: "loadStoredSession()")
+    public func restoreSession() async throws -> SessionTokens? {
+        try await loadStoredSession()
+    }
+
     /// Restores the stored session ready for use, as an app does at launch: loads it, then
     /// refreshes it when the access token expires within the leeway (C8's rule).
     /// - Returns: the session's tokens, or nil when nothing is stored.
-    /// - Throws: the errors of ``restoreSession()``; a refresh's errors (``validTokens()``), of
+    /// - Throws: the errors of ``loadStoredSession()``; a refresh's errors (``validTokens()``), of
     ///   which a refused refresh clears the store and is `reauthenticationRequired`.
     public func restoreUsableSession() async throws -> SessionTokens? {
-        guard try await restoreSession() != nil else { return nil }
+        guard try await loadStoredSession() != nil else { return nil }
         return try await validTokens()
     }
 

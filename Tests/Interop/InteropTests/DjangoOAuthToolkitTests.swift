@@ -35,7 +35,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let configuration = try environment.configuration()
         let first = try client(store: try FileTokenStore(configuration: configuration, directory: directory))
-        let tokens = try await first.signIn(flow: .login, agent: user())
+        let tokens = try await first.signIn(agent: user())
         XCTAssertEqual(tokens.subject, environment.subject, "the ID token's RS256 signature and claims were accepted")
         XCTAssertNotNil(tokens.refreshToken)
 
@@ -45,7 +45,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         XCTAssertEqual(info.email, "alice@example.com")
 
         let second = try client(store: try FileTokenStore(configuration: configuration, directory: directory))
-        let restored = try await second.restoreSession()
+        let restored = try await second.loadStoredSession()
         XCTAssertEqual(restored, tokens)
         let again = try await second.userInfo()
         XCTAssertEqual(again.sub, environment.subject)
@@ -53,7 +53,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
 
     func testRefreshRotatesAndTheOldRefreshTokenIsRefused() async throws {
         let session = try client()
-        let original = try await session.signIn(flow: .login, agent: user())
+        let original = try await session.signIn(agent: user())
         try await session.setTokens(original.withExpiry(Date(timeIntervalSinceNow: -60)))
         let refreshed = try await session.validTokens()
         XCTAssertNotEqual(refreshed.refreshToken, original.refreshToken, "the provider rotated the refresh token")
@@ -74,7 +74,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
 
     func testSignOutRevokesAndTheRefreshTokenIsRefusedAfterwards() async throws {
         let session = try client()
-        let tokens = try await session.signIn(flow: .login, agent: user())
+        let tokens = try await session.signIn(agent: user())
         try await session.signOut(revokeTokens: true)
         let remaining = await session.tokens
         XCTAssertNil(remaining)
@@ -90,7 +90,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
     func testAConfidentialClientWithBasicAndWithPost() async throws {
         for method in [ClientAuthentication.clientSecretBasic, ClientAuthentication.clientSecretPost] {
             let session = try client(environment.confidentialConfiguration(method))
-            let tokens = try await session.signIn(flow: .login, agent: user())
+            let tokens = try await session.signIn(agent: user())
             XCTAssertEqual(tokens.subject, environment.subject)
             let refreshed = try await session.refresh()
             XCTAssertNotEqual(refreshed.refreshToken, tokens.refreshToken)
@@ -99,12 +99,12 @@ final class DjangoOAuthToolkitTests: XCTestCase {
             XCTAssertNil(remaining)
         }
         let wrong = try client(environment.confidentialConfiguration { _ in .clientSecretBasic("not-the-secret") })
-        _ = await assertThrows(.invalidClient) { try await wrong.signIn(flow: .login, agent: user()) }
+        _ = await assertThrows(.invalidClient) { try await wrong.signIn(agent: user()) }
     }
 
     func testDeniedConsentGivesAccessDenied() async throws {
         let session = try client()
-        let error = await assertThrows(.accessDenied) { try await session.signIn(flow: .login, agent: user(approves: false)) }
+        let error = await assertThrows(.accessDenied) { try await session.signIn(agent: user(approves: false)) }
         XCTAssertEqual(error?.process, .authentication)
         let tokens = await session.tokens
         XCTAssertNil(tokens)
@@ -125,14 +125,14 @@ final class DjangoOAuthToolkitTests: XCTestCase {
                 }
                 sink.yield(String(decoding: page.body, as: UTF8.self))
             }
-        }, print: { _ in })
+        }, showInstruction: { _ in })
         return (agent, pages)
     }
 
     func testLoopbackBrowserAgentOnAnEphemeralPort() async throws {
         let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
         let (agent, pages) = loopbackAgent(browser: user())
-        let tokens = try await session.signIn(flow: .login, agent: agent)
+        let tokens = try await session.signIn(agent: agent)
         XCTAssertEqual(tokens.subject, environment.subject, "django-oauth-toolkit accepted the loopback redirect with a port (RFC 8252 §7.3)")
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next() ?? ""
@@ -142,7 +142,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
     func testTheBrowserIsToldWhenTheUserDeclinedAtTheConsentPage() async throws {
         let session = try client(try environment.configuration(redirectURI: "http://127.0.0.1/callback"))
         let (agent, pages) = loopbackAgent(browser: user(approves: false))
-        await assertThrows(.accessDenied) { try await session.signIn(flow: .login, agent: agent) }
+        await assertThrows(.accessDenied) { try await session.signIn(agent: agent) }
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next() ?? ""
         XCTAssertTrue(page.contains("<h1>Sign-in declined</h1>") && page.contains("access_denied"), page)

@@ -26,7 +26,7 @@ final class ConfidentialClientTests: XCTestCase {
 
     func testClientSecretBasicOnExchangeRefreshAndRevocation() async throws {
         let (provider, client, _) = try harness(.clientSecretBasic(Self.secret))
-        _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        _ = try await client.signIn(agent: HeadlessUserAgent())
         _ = try await client.refresh()
         try await client.signOut(revokeTokens: true)
         let authenticated = provider.requests(to: .token) + provider.requests(to: .revocation)
@@ -41,7 +41,7 @@ final class ConfidentialClientTests: XCTestCase {
 
     func testClientSecretPostOnExchangeRefreshAndRevocation() async throws {
         let (provider, client, _) = try harness(.clientSecretPost(Self.secret))
-        _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        _ = try await client.signIn(agent: HeadlessUserAgent())
         _ = try await client.refresh()
         try await client.signOut(revokeTokens: true)
         for request in provider.requests(to: .token) + provider.requests(to: .revocation) {
@@ -55,7 +55,7 @@ final class ConfidentialClientTests: XCTestCase {
         for algorithm in JWSAlgorithm.allCases {
             let key = try ClientSigningKey(pem: try SigningKey(algorithm: algorithm).pkcs8PEM(), keyID: "client-key-1")
             let (provider, client, _) = try harness(.privateKeyJWT(key))
-            _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+            _ = try await client.signIn(agent: HeadlessUserAgent())
             _ = try await client.refresh()
             try await client.signOut(revokeTokens: true)
             let authenticated = provider.requests(to: .token) + provider.requests(to: .revocation)
@@ -86,7 +86,7 @@ final class ConfidentialClientTests: XCTestCase {
         let registered = try ClientSigningKey(pem: try SigningKey(algorithm: .es256).pkcs8PEM())
         let other = try ClientSigningKey(pem: try SigningKey(algorithm: .es256).pkcs8PEM())
         let (provider, client, store) = try harness(.privateKeyJWT(other), registered: .privateKeyJWT(registered))
-        let error = await assertSessionError(.invalidClient) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+        let error = await assertSessionError(.invalidClient) { try await client.signIn(agent: HeadlessUserAgent()) }
         XCTAssertEqual(error?.httpStatus, 401)
         XCTAssertNil(store.contents)
         XCTAssertEqual(provider.requests(to: .token).count, 1)
@@ -97,7 +97,7 @@ final class ConfidentialClientTests: XCTestCase {
                                      (.clientSecretPost(Self.secret), .clientSecretBasic(Self.secret)),
                                      (.none, .clientSecretPost(Self.secret))] {
             let (_, client, store) = try harness(method, registered: registered)
-            await assertSessionError(.invalidClient) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+            await assertSessionError(.invalidClient) { try await client.signIn(agent: HeadlessUserAgent()) }
             XCTAssertNil(store.contents)
         }
     }
@@ -106,7 +106,7 @@ final class ConfidentialClientTests: XCTestCase {
         let logger = CapturingLogger()
         let (provider, client, store) = try harness(.clientSecretPost(Self.secret), logger: logger)
         defer { XCTAssertFalse(provider.requestLog.map(\.description).joined().contains(Self.secret), "the provider's log redacts it too") }
-        let tokens = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        let tokens = try await client.signIn(agent: HeadlessUserAgent())
         provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
         let error = await assertSessionError(.reauthenticationRequired) { try await client.refresh() }
         let storedText = String(decoding: try JSONEncoder().encode(store.saved), as: UTF8.self)
@@ -144,7 +144,7 @@ final class ConfidentialClientTests: XCTestCase {
                                                      clientAuthentication: .clientSecretPost(Self.secret))
         let client = SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5))
         do {
-            _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+            _ = try await client.signIn(agent: HeadlessUserAgent())
             XCTFail("a client ID that is not byte for byte the registered one signed in")
         } catch {
             XCTAssertTrue(provider.requests(to: .token).isEmpty, "refused at the authorization endpoint already: \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 import SessionPermissions
 import SessionTesting
 import XCTest
@@ -14,8 +15,9 @@ struct LocalHarness {
     /// The stored tokens, which the fault tests compare before and after.
     var stored: SessionTokens? { store.contents }
 
+    /// Signs in for the scopes of netID's `flow` (LocalProvider plays netID).
     func signIn(_ flow: AuthFlow = .loginPermission) async throws -> SessionTokens {
-        try await client.signIn(flow: flow, agent: HeadlessUserAgent())
+        try await client.signIn(scopes: flow.scopes(with: client.configuration), agent: HeadlessUserAgent())
     }
 
     /// The provider's permission center, for this harness's client.

@@ -76,7 +76,7 @@ final class LocalProviderBoundsTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("provider.json")
         let setup = try makeSetup { $0.stateFile = file }
-        _ = try await setup.client.signIn(flow: .loginPermission, agent: setup.agent)
+        _ = try await setup.client.signIn(scopes: ["openid", "permission_management"], agent: setup.agent)
         // Any write would bring the file back.
         try FileManager.default.removeItem(at: file)
         for _ in 0..<20 {

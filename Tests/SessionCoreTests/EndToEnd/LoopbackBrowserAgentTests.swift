@@ -30,9 +30,9 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         let (pages, pageSink) = AsyncStream.makeStream(of: String.self)
         let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
             Task { pageSink.yield((try? await Self.browse(url, edit: edit)) ?? "browser failed") }
-        }, print: { _ in })
+        }, showInstruction: { _ in })
         let client = harness.client
-        let outcome = await Task { try await client.signIn(flow: .login, agent: agent) }.result
+        let outcome = await Task { try await client.signIn(agent: agent) }.result
         var iterator = pages.makeAsyncIterator()
         return (await iterator.next() ?? "", outcome)
     }
@@ -73,9 +73,9 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         let printed = LineCollector()
         let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
             Task { pageSink.yield((try? await Self.browse(url)) ?? "browser failed") }
-        }, print: printed.add)
+        }, showInstruction: printed.add)
 
-        let tokens = try await harness.client.signIn(flow: .login, agent: agent)
+        let tokens = try await harness.client.signIn(agent: agent)
         XCTAssertEqual(tokens.subject, "erika")
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next()
@@ -96,8 +96,8 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         probe.stop()
         let redirect = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/callback"))
         let harness = try makeLocalHarness(redirectURI: redirect)
-        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in Task { _ = try? await Self.browse(url) } }, print: { _ in })
-        _ = try await harness.client.signIn(flow: .login, agent: agent)
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in Task { _ = try? await Self.browse(url) } }, showInstruction: { _ in })
+        _ = try await harness.client.signIn(agent: agent)
         XCTAssertEqual(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"], redirect.absoluteString)
     }
 
@@ -107,7 +107,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         defer { holder.stop() }
         let redirect = try XCTUnwrap(URL(string: "http://127.0.0.1:\(holder.port)/callback"))
         let harness = try makeLocalHarness(redirectURI: redirect)
-        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, showInstruction: { _ in })
         let error = await assertSessionError(.networkError, process: .authentication) { try await harness.client.signIn(agent: agent) }
         let message = error?.message ?? ""
         XCTAssertTrue(message.contains("cannot listen on 127.0.0.1 port \(holder.port)"), message)
@@ -116,7 +116,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
 
     func testNoBrowserComingBackEndsWithTimeout() async throws {
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
-        let agent = LoopbackBrowserAgent(timeout: 0.3, opener: .printOnly, print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: 0.3, opener: .printOnly, showInstruction: { _ in })
         await assertSessionError(.timeout, process: .authentication) { try await harness.client.signIn(agent: agent) }
         XCTAssertNil(harness.stored)
     }
@@ -125,7 +125,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
         let (opened, openedSink) = AsyncStream.makeStream(of: URL.self)
         // An unbounded timeout is accepted (it is clamped, not converted as is).
-        let agent = LoopbackBrowserAgent(timeout: .infinity, opener: .custom { openedSink.yield($0) }, print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: .infinity, opener: .custom { openedSink.yield($0) }, showInstruction: { _ in })
         let client = harness.client
         let signIn = Task { try await client.signIn(agent: agent) }
         var iterator = opened.makeAsyncIterator()
@@ -137,7 +137,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
     }
 
     func testAFinishedURLNeedsARedirectURIWithAPort() async throws {
-        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, showInstruction: { _ in })
         await assertSessionError(.invalidConfiguration, process: .authentication) {
             try await agent.authorize(url: URL(string: "http://127.0.0.1:1/authorize")!, redirectURI: Self.anyPortRedirect)
         }
@@ -145,7 +145,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
 
     func testARedirectURIThatIsNotLoopbackHTTPIsRefused() async throws {
         let harness = try makeLocalHarness()
-        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: 1, opener: .printOnly, showInstruction: { _ in })
         await assertSessionError(.invalidConfiguration, process: .authentication) { try await harness.client.signIn(agent: agent) }
         XCTAssertTrue(harness.provider.requests(to: .authorization).isEmpty)
     }

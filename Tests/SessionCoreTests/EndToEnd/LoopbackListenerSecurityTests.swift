@@ -47,9 +47,9 @@ final class LoopbackListenerSecurityTests: XCTestCase {
             """.write(to: opener, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: opener.path)
         XCTAssertEqual(mkfifo(work.appendingPathComponent("done").path, 0o600), 0)
-        let agent = LoopbackBrowserAgent(timeout: 20, opener: .command(opener), print: { _ in })
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .command(opener), showInstruction: { _ in })
         let client = harness.client
-        let signIn = Task { try await client.signIn(flow: .login, agent: agent) }
+        let signIn = Task { try await client.signIn(agent: agent) }
         // Follow what the browser was given, as a browser would: the page's forwarding URL.
         let page = try await Self.file(work.appendingPathComponent("page"), after: work.appendingPathComponent("done"))
         let forwarded = try XCTUnwrap(page.range(of: #"url=([^"]+)""#, options: .regularExpression).map { String(page[$0].dropFirst(4).dropLast()) })
@@ -145,8 +145,8 @@ final class LoopbackListenerSecurityTests: XCTestCase {
                 }
                 sink.finish()
             }
-        }, print: { _ in })
-        let tokens = try await harness.client.signIn(flow: .login, agent: agent)
+        }, showInstruction: { _ in })
+        let tokens = try await harness.client.signIn(agent: agent)
         XCTAssertEqual(tokens.subject, "erika", "what the probe sent did not end the sign-in")
         var seen: [(Int, String)] = []
         for await answer in answers { seen.append(answer) }

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionFacade
 import SessionPermissions
 import SessionTesting
 import XCTest
@@ -185,10 +186,10 @@ final class SignInEndToEndTests: XCTestCase {
         let configuration = harness.client.configuration
         let firstRun = SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
                                      transport: URLSessionTransport(timeout: 5), clock: harness.clock)
-        let tokens = try await firstRun.signIn(flow: .login, agent: HeadlessUserAgent())
+        let tokens = try await firstRun.signIn(agent: HeadlessUserAgent())
 
         let secondRun = try harness.secondClient(store: try FileTokenStore(configuration: configuration, directory: directory))
-        let restored = try await secondRun.restoreSession()
+        let restored = try await secondRun.loadStoredSession()
         XCTAssertEqual(restored, tokens)
         let user = try await secondRun.userInfo()
         XCTAssertEqual(user.sub, "erika")

@@ -22,7 +22,7 @@ final class UnsignedIDTokenTests: XCTestCase {
 
     func testARegisteredClientAcceptsUnsignedTokensOnSignInAndRefresh() async throws {
         let (provider, client, _) = try harness(registered: .unsigned, configured: .unsigned)
-        let tokens = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        let tokens = try await client.signIn(agent: HeadlessUserAgent())
         XCTAssertEqual(tokens.subject, "erika")
         XCTAssertTrue(tokens.idToken?.hasSuffix(".") == true, "the provider sent an unsigned token")
         _ = try await client.refresh()
@@ -31,12 +31,12 @@ final class UnsignedIDTokenTests: XCTestCase {
 
     func testTheDefaultRefusesUnsignedTokens() async throws {
         let (_, client, _) = try harness(registered: .unsigned, configured: .signed)
-        await assertSessionError(.idTokenUnsupportedAlgorithm) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+        await assertSessionError(.idTokenUnsupportedAlgorithm) { try await client.signIn(agent: HeadlessUserAgent()) }
     }
 
     func testASignedTokenIsRefusedWhereUnsignedWasRegistered() async throws {
         let (_, client, _) = try harness(registered: .signed, configured: .unsigned)
-        await assertSessionError(.idTokenUnsupportedAlgorithm) { try await client.signIn(flow: .login, agent: HeadlessUserAgent()) }
+        await assertSessionError(.idTokenUnsupportedAlgorithm) { try await client.signIn(agent: HeadlessUserAgent()) }
     }
 
     func testEveryClaimIsStillChecked() async throws {
@@ -45,7 +45,7 @@ final class UnsignedIDTokenTests: XCTestCase {
         _ = provider
         let early = ManualClock(clock.now().addingTimeInterval(-3600))
         let behind = SessionClient(configuration: client.configuration, transport: URLSessionTransport(timeout: 5), clock: early)
-        await assertSessionError(.idTokenIssuedInFuture) { try await behind.signIn(flow: .login, agent: HeadlessUserAgent()) }
+        await assertSessionError(.idTokenIssuedInFuture) { try await behind.signIn(agent: HeadlessUserAgent()) }
     }
 
     func testAnUnsignedTokenMustBeBareAndComeOverTLSOrLoopback() throws {

@@ -176,7 +176,7 @@ final class KeychainTokenStoreTests: XCTestCase {
         let configuration = try provider.configuration()
         let store = KeychainTokenStore(configuration: configuration, items: keychain)
         let client = SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
-        let signedIn = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+        let signedIn = try await client.signIn(agent: HeadlessUserAgent())
         clock.advance(by: 3600)
         let refreshed = try await client.validTokens()
         XCTAssertNotEqual(refreshed.refreshToken, signedIn.refreshToken, "LocalProvider rotates refresh tokens")
@@ -185,7 +185,7 @@ final class KeychainTokenStoreTests: XCTestCase {
 
         let nextLaunch = SessionClient(configuration: configuration, store: KeychainTokenStore(configuration: configuration, items: keychain),
                                        transport: URLSessionTransport(timeout: 5), clock: clock)
-        let restored = try await nextLaunch.restoreSession()
+        let restored = try await nextLaunch.loadStoredSession()
         XCTAssertEqual(restored?.refreshToken, refreshed.refreshToken)
         let user = try await nextLaunch.userInfo()
         XCTAssertEqual(user.sub, "erika")

@@ -184,7 +184,7 @@ final class WebAuthenticationRunTests: XCTestCase {
     func testASessionClientSignsInThroughAWebAuthenticationRunAgainstLocalProvider() async throws {
         let harness = try makeLocalHarness()
         XCTAssertEqual(harness.client.configuration.redirectURI.scheme, "com.example.sessiondemo")
-        let tokens = try await harness.client.signIn(flow: .login, agent: ScriptedWebAuthenticationAgent())
+        let tokens = try await harness.client.signIn(agent: ScriptedWebAuthenticationAgent())
         XCTAssertEqual(tokens.subject, "erika")
         XCTAssertEqual(harness.stored, tokens)
     }

@@ -1,4 +1,8 @@
-/// Which grant an authorization asks for, in the netID sense.
+import SessionCore
+
+/// Which grant an authorization asks for, in netID's terms, which the facade's
+/// `getAuthorization(flow:)` keeps: each flow is a set of scopes, asked for before the
+/// configuration's own. The core speaks scopes (``SessionClient/signIn(scopes:agent:)``).
 public enum AuthFlow: String, Sendable, Equatable, CaseIterable {
     /// Sign-in only: scope `openid`.
     case login
@@ -18,4 +22,11 @@ public enum AuthFlow: String, Sendable, Equatable, CaseIterable {
 
     /// True when the flow yields an ID token that must be validated.
     public var requestsIDToken: Bool { self != .permission }
+
+    /// The scopes sent for this flow with `configuration`: the flow's own, then the configured
+    /// ones, without repeats.
+    public func scopes(with configuration: SessionConfiguration) -> [String] {
+        var seen = Set<String>()
+        return (scopes + configuration.scopes).filter { seen.insert($0).inserted }
+    }
 }
