@@ -5,7 +5,7 @@ import Foundation
 /// anywhere, and its outcome is decided here, once.
 ///
 /// - ``cancel()`` ends it with `cancelled` unless it already succeeded.
-/// - ``end(with:)`` ends it with the given error whatever happens (the facade's `sessionEnded`,
+/// - `end(with:)` ends it with the given error whatever happens (the facade's `sessionEnded`,
 ///   whose tokens the client discards anyway).
 /// - Either may come before ``run(on:scopes:agent:)``: the sign-in then never starts.
 ///

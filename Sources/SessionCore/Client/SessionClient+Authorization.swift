@@ -88,8 +88,11 @@ extension SessionClient {
     ///   cancelled), the agent's own `SessionError`, `authorizationAgentFailed` for any other
     ///   error of the agent, or any error of ``beginAuthorization(scopes:)`` and
     ///   ``completeAuthorization(callbackURL:)``.
-    /// - Parameter scopes: as for ``beginAuthorization(scopes:)``: nil asks for `openid` and the
-    ///   configured scopes.
+    /// - Parameters:
+    ///   - scopes: as for ``beginAuthorization(scopes:)``: nil asks for `openid` and the
+    ///     configured scopes.
+    ///   - agent: shows the provider's page and brings back the redirect (a browser and loopback
+    ///     listener, the system's web authentication sheet, or your own).
     public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> SessionTokens {
         let started = StartedRequest()
         let callbackURL: URL

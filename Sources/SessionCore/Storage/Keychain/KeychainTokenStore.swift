@@ -12,7 +12,7 @@ import Foundation
 /// session is intact and readable later.
 ///
 /// This type's logic is platform-neutral and tested on Linux against a fake keychain with the
-/// `SecItem` semantics; ``init(configuration:service:accessibility:accessGroup:)``, which uses
+/// `SecItem` semantics; `init(configuration:service:accessibility:accessGroup:)`, which uses
 /// the real keychain, exists on Apple platforms only.
 public struct KeychainTokenStore: TokenStore {
     /// The service of the items made when none is given.
