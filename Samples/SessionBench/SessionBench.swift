@@ -41,6 +41,7 @@ enum SessionBench {
         try await RefreshStampede.core(options, into: &report)
         try await RefreshStampede.facade(options, into: &report)
         try await MemoryGrowth.facade(options, into: &report)
+        try await ColdProcess.requests(into: &report)
         return report
     }
 }

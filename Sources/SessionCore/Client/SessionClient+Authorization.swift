@@ -174,6 +174,8 @@ extension SessionClient {
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
         let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))
         keySetCache = cache
+        keySetDocument = KeySetCache.forbidsStoring(cacheControl: response.header("Cache-Control")) ? nil : response.body
+        await saveProviderDocuments()
         return cache.keys
     }
 }

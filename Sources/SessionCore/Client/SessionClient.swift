@@ -24,6 +24,10 @@ public actor SessionClient {
     let log: LogSink
 
     var metadata: ProviderMetadata?
+    /// The discovery document's bytes and lifetime, and the key set's bytes, kept for the store
+    /// (``ProviderDocumentStore``).
+    var discoveryDocument: (data: Data, expiresAt: Date)?
+    var keySetDocument: Data?
     /// The RFC 8414 document's revocation endpoint once asked for (`.some(nil)`: it names none).
     var oauthRevocationEndpoint: URL??
     let metadataFlight = SingleFlight<ProviderMetadata>()

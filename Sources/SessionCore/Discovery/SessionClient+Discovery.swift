@@ -5,6 +5,12 @@ extension SessionClient {
     /// The provider's metadata, from one request to its OpenID Connect discovery document, fetched
     /// once and cached; concurrent callers share one fetch. (Its RFC 8414 document is read only
     /// when a revocation needs an endpoint this one does not name: see ``revocationEndpoint()``.)
+    ///
+    /// A store that keeps provider documents (``ProviderDocumentStore``, as ``FileTokenStore``
+    /// does) saves the document and the key set, and a later process reuses them without a
+    /// request while they are fresh: for the lifetime the provider's `Cache-Control: max-age`
+    /// gave them, within five minutes and one day, one hour when it gave none; never one it sent
+    /// with `no-store`. Read back, they are checked as strictly as when they were received.
     /// - Throws: `invalidDiscoveryDocument`, `issuerMismatch`, `unsupportedProviderFeature`, or a
     ///   transport error, all with process `configuration`.
     public func discover() async throws -> ProviderMetadata {
@@ -14,6 +20,7 @@ extension SessionClient {
 
     private func loadMetadata() async throws -> ProviderMetadata {
         let issuer = configuration.issuer
+        if let stored = await adoptStoredDocuments() { return stored }
         let request = HTTPRequest(method: "GET", url: ProviderMetadata.discoveryURL(issuer: issuer), headers: ["Accept": "application/json"])
         let response = try await exchange.send(request, process: .configuration, purpose: "discovery")
         guard response.status == 200 else {
@@ -22,8 +29,44 @@ extension SessionClient {
         }
         let loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
         metadata = loaded
+        let now = clock.now()
+        let cacheControl = response.header("Cache-Control")
+        discoveryDocument = KeySetCache.forbidsStoring(cacheControl: cacheControl)
+            ? nil : (response.body, now.addingTimeInterval(KeySetCache.lifetime(cacheControl: cacheControl)))
         log(.info, "discovery loaded for \(loaded.issuer)")
+        await saveProviderDocuments()
         return loaded
+    }
+
+    /// The metadata of the documents the store kept, adopted with the key set when they are this
+    /// issuer's, still fresh and still valid; nil otherwise.
+    private func adoptStoredDocuments() async -> ProviderMetadata? {
+        guard let store = store as? ProviderDocumentStore, let documents = await store.loadProviderDocuments() else { return nil }
+        let now = clock.now()
+        // A lifetime beyond the longest one given (a clock set back, a file edited) is not trusted.
+        let latest = now.addingTimeInterval(KeySetCache.maximumLifetime)
+        guard Exact.equal(documents.issuer, configuration.issuer.absoluteString), now < documents.discoveryExpiresAt,
+              documents.discoveryExpiresAt <= latest,
+              let stored = try? ProviderMetadata(data: documents.discovery, expectedIssuer: configuration.issuer.absoluteString) else { return nil }
+        metadata = stored
+        discoveryDocument = (documents.discovery, documents.discoveryExpiresAt)
+        if let data = documents.keySet, let fetchedAt = documents.keySetFetchedAt, let expiresAt = documents.keySetExpiresAt,
+           fetchedAt <= now, now < expiresAt, expiresAt <= fetchedAt.addingTimeInterval(KeySetCache.maximumLifetime),
+           let keys = try? JSONWebKeySet(data: data) {
+            keySetCache = KeySetCache(keys: keys, fetchedAt: fetchedAt, expiresAt: expiresAt)
+            keySetDocument = data
+        }
+        log(.info, "discovery\(keySetCache == nil ? "" : " and key set") reused from the store for \(stored.issuer)")
+        return stored
+    }
+
+    /// Hands the documents received so far to a store that keeps them.
+    func saveProviderDocuments() async {
+        guard let store = store as? ProviderDocumentStore, let discoveryDocument else { return }
+        await store.saveProviderDocuments(ProviderDocuments(
+            issuer: configuration.issuer.absoluteString, discovery: discoveryDocument.data, discoveryExpiresAt: discoveryDocument.expiresAt,
+            keySet: keySetDocument, keySetFetchedAt: keySetDocument.flatMap { _ in keySetCache?.fetchedAt },
+            keySetExpiresAt: keySetDocument.flatMap { _ in keySetCache?.expiresAt }))
     }
 
     /// The provider's RFC 7009 revocation endpoint: the discovery document's, or — only when that

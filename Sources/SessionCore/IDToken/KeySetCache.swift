@@ -25,9 +25,14 @@ struct KeySetCache: Sendable {
     let expiresAt: Date
 
     init(keys: JSONWebKeySet, fetchedAt: Date, cacheControl: String?) {
+        self.init(keys: keys, fetchedAt: fetchedAt, expiresAt: fetchedAt.addingTimeInterval(Self.lifetime(cacheControl: cacheControl)))
+    }
+
+    /// A set fetched earlier, with the lifetime it was given then (from ``ProviderDocuments``).
+    init(keys: JSONWebKeySet, fetchedAt: Date, expiresAt: Date) {
         self.keys = keys
         self.fetchedAt = fetchedAt
-        expiresAt = fetchedAt.addingTimeInterval(Self.lifetime(cacheControl: cacheControl))
+        self.expiresAt = expiresAt
     }
 
     /// The lifetime `cacheControl` (a `Cache-Control` field value) asks for, within the bounds.
@@ -45,6 +50,11 @@ struct KeySetCache: Sendable {
             }
         }
         return min(max(requested ?? defaultLifetime, minimumLifetime), maximumLifetime)
+    }
+
+    /// True when `cacheControl` says `no-store`: the response may be used, but not written down.
+    static func forbidsStoring(cacheControl: String?) -> Bool {
+        (cacheControl ?? "").split(separator: ",").contains { ASCII.equalIgnoringCase($0.trimmingCharacters(in: .whitespaces), "no-store") }
     }
 
     /// True while the set may be used without asking the provider again.

@@ -19,7 +19,7 @@ import Darwin
 /// a regular file the user owns, and refuses a directory that another user owns or that group
 /// or others may write to, since whoever can write there could plant a link or a file. Each of
 /// these is `storageFailed` with a message that says which.
-public struct FileTokenStore: TokenStore {
+public struct FileTokenStore: TokenStore, ProviderDocumentStore {
     /// The file the session is kept in.
     public let fileURL: URL
     private let codec: StoredSessionCodec
@@ -77,11 +77,15 @@ public struct FileTokenStore: TokenStore {
 
     /// Writes the session to a temporary file (0600), syncs it and renames it over the old one.
     public func save(_ tokens: SessionTokens) async throws {
-        let data = try codec.encode(tokens)
-        let directory = fileURL.deletingLastPathComponent().path
+        try writeAtomically(try codec.encode(tokens), to: fileURL)
+    }
+
+    /// Writes `data` to a temporary file (0600) beside `url`, syncs it and renames it over `url`.
+    private func writeAtomically(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent().path
         try makeDirectory(directory)
         _ = try checkDirectory(mustExist: true)
-        let temporary = "\(fileURL.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
+        let temporary = "\(url.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
         // O_EXCL with O_CREAT fails on anything already there, a symbolic link included.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw posixFailure("cannot create a file in \(directory)") }
@@ -102,7 +106,7 @@ public struct FileTokenStore: TokenStore {
             errno = savedErrno
             throw posixFailure("cannot write the session file")
         }
-        guard rename(temporary, fileURL.path) == 0 else {
+        guard rename(temporary, url.path) == 0 else {
             let renameErrno = errno
             unlink(temporary)
             errno = renameErrno
@@ -110,14 +114,33 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
-    /// Deletes the file; succeeds when it does not exist.
+    /// Deletes the file, and the provider documents kept beside it; succeeds when they do not exist.
     public func clear() async throws {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the session file") }
+        unlink(providerDocumentsURL.path)
     }
 
-    private func readFile() throws -> Data? {
+    /// Where ``ProviderDocumentStore`` keeps the provider's documents: beside the session file.
+    var providerDocumentsURL: URL { fileURL.appendingPathExtension("provider") }
+
+    /// The provider documents saved beside the session; nil when there are none or they cannot be
+    /// read, since the client then asks the provider.
+    public func loadProviderDocuments() async -> ProviderDocuments? {
+        guard (try? checkDirectory(mustExist: false)) == true, let data = try? readFile(providerDocumentsURL) else { return nil }
+        return try? JSONDecoder().decode(ProviderDocuments.self, from: data)
+    }
+
+    /// Saves `documents` beside the session, as the session itself is saved; a failure only
+    /// costs a later process a request.
+    public func saveProviderDocuments(_ documents: ProviderDocuments) async {
+        guard let data = try? JSONEncoder().encode(documents) else { return }
+        try? writeAtomically(data, to: providerDocumentsURL)
+    }
+
+    private func readFile(_ url: URL? = nil) throws -> Data? {
+        let url = url ?? fileURL
         // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
-        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
             switch errno {
             case ENOENT: return nil

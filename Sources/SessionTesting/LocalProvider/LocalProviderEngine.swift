@@ -103,7 +103,11 @@ final class LocalProviderEngine: Sendable {
 
     private func route(_ endpoint: Endpoint, _ request: HTTPServerRequest) -> HTTPServerResponse {
         switch endpoint {
-        case .discovery: return Self.json(discoveryDocument())
+        case .discovery:
+            let document = Self.json(discoveryDocument())
+            guard let maxAge = options.discoveryMaxAge else { return document }
+            return HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=\(Int(maxAge))")],
+                                      body: document.body)
         case .oauthMetadata: return Self.json(discoveryDocument())
         case .jwks: return jwks()
         case .authorization: return authorize(request)

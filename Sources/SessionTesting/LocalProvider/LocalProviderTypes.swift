@@ -24,6 +24,9 @@ extension LocalProvider {
         /// Sent with the JWK Set as `Cache-Control: max-age` (whole seconds), how long a client
         /// may keep the keys; nil sends no `Cache-Control`.
         public var jwksMaxAge: TimeInterval?
+        /// Sent with the discovery document as `Cache-Control: max-age` (nil: `no-store`, as every
+        /// other JSON answer, so no client writes it down).
+        public var discoveryMaxAge: TimeInterval?
         /// The provider's time source, for token expiry and ID-token times.
         public var clock: SessionClock = SystemClock()
         /// The loopback address to bind.

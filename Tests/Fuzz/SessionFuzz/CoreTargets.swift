@@ -41,7 +41,7 @@ enum CoreTargets {
     }()
 
     private static let request: AuthorizationRequest = {
-        guard let request = try? AuthorizationRequest(configuration: configuration, metadata: metadata, flow: .login,
+        guard let request = try? AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: ["openid"],
                                                       redirectURI: configuration.redirectURI) else { fatalError("bad fuzz request") }
         return request
     }()
