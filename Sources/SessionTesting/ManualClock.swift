@@ -13,6 +13,15 @@ public final class ManualClock: SessionClock, Sendable {
     /// The time the clock shows.
     public func now() -> Date { current.value }
 
+    /// Moves the clock forward by `seconds` at once instead of waiting them, so a device
+    /// sign-in's polling runs at the speed of its requests.
+    public func sleep(seconds: TimeInterval) async throws {
+        try Task.checkCancellation()
+        advance(by: seconds)
+        await Task.yield()
+        try Task.checkCancellation()
+    }
+
     /// Moves the clock forward by `seconds`.
     public func advance(by seconds: TimeInterval) {
         current.withLock { $0 = $0.addingTimeInterval(seconds) }

@@ -18,6 +18,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public let userInfoEndpoint: URL?
     /// The RFC 7009 revocation endpoint, if the provider has one.
     public let revocationEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628 §4), where a device sign-in starts; nil when the
+    /// provider offers none.
+    public let deviceAuthorizationEndpoint: URL?
     /// The RP-initiated logout endpoint, if the provider has one.
     public let endSessionEndpoint: URL?
     /// Whether the provider sends RFC 9207's `iss` authorization response parameter; when true,
@@ -50,6 +53,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         userInfoEndpoint = try endpoint("userinfo_endpoint")
         revocationEndpoint = try endpoint("revocation_endpoint")
         endSessionEndpoint = try endpoint("end_session_endpoint")
+        deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         authorizationResponseIssParameterSupported = try fields.bool("authorization_response_iss_parameter_supported") ?? false
         if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")

@@ -20,6 +20,7 @@ extension SessionError.Code {
         case "consent_required": self = .consentRequired
         case "invalid_token": self = .invalidToken
         case "insufficient_scope": self = .insufficientScope
+        case "expired_token": self = .expiredToken
         default: self = .oauthError
         }
     }

@@ -125,6 +125,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let consentRequired = Code(rawValue: "consentRequired")
         /// Another OAuth `error` string; see ``SessionError/oauthError``.
         public static let oauthError = Code(rawValue: "oauthError")
+        /// RFC 8628 `expired_token`: the device code expired before the user approved it (also
+        /// when the client stops polling at its expiry).
+        public static let expiredToken = Code(rawValue: "expiredToken")
 
         // Bearer token errors (RFC 6750 §3.1)
         /// RFC 6750 `invalid_token`.
@@ -214,6 +217,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
             .loginRequired,
             .consentRequired,
             .oauthError,
+            .expiredToken,
             .invalidToken,
             .insufficientScope,
             .idTokenMalformed,

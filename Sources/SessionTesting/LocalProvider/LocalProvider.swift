@@ -194,6 +194,21 @@ public final class LocalProvider: Sendable {
         engine.withState { $0.isActive(refreshToken: refreshToken) }
     }
 
+    /// The user at another device approves the device sign-in showing `userCode`, as `subject`
+    /// (default: the first user); false when no sign-in with that code is pending.
+    @discardableResult
+    public func approveDeviceSignIn(userCode: String, as subject: String? = nil) -> Bool {
+        guard let subject = subject ?? options.users.first?.subject else { return false }
+        return engine.decideDeviceSignIn(userCode: userCode, .approved(subject: subject))
+    }
+
+    /// The user at another device denies the device sign-in showing `userCode`; false when none
+    /// with that code is pending.
+    @discardableResult
+    public func denyDeviceSignIn(userCode: String) -> Bool {
+        engine.decideDeviceSignIn(userCode: userCode, .denied)
+    }
+
     /// Revokes `accessToken` as an administrator would, without the client knowing: resource
     /// calls with it are refused with `invalid_token` while the client still thinks it fresh.
     public func revoke(accessToken: String) {

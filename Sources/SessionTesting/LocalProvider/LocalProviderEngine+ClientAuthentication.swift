@@ -9,6 +9,23 @@ extension LocalProviderEngine {
         case refused(HTTPServerResponse)
     }
 
+    /// The form of a POST to an endpoint that authenticates the client, and the client it
+    /// authenticated; or the answer refusing it: not a POST, not form-encoded, a repeated
+    /// parameter (RFC 6749 §3.1), or a client that did not authenticate.
+    func authenticatedForm(_ request: HTTPServerRequest, endpoint: String) -> Checked<(form: [String: String], clientID: String)> {
+        guard request.method == "POST" else { return .refused(Self.oauthError("invalid_request", "the \(endpoint) takes POST", status: 405)) }
+        guard request.header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            return .refused(Self.oauthError("invalid_request", "the body must be form-encoded"))
+        }
+        let items = request.formItems
+        if let repeated = Self.repeatedParameter(items) { return .refused(Self.oauthError("invalid_request", "parameter \(repeated) is repeated")) }
+        let form = Self.firstValues(items)
+        switch authenticateClient(request, form: form) {
+        case .client(let id): return .passed((form, id))
+        case .refused(let refusal): return .refused(refusal)
+        }
+    }
+
     /// The client a token or revocation request comes from, authenticated as it registered
     /// (RFC 6749 §2.3): a public client by its `client_id` alone; a confidential one only by its
     /// method and secret, or by a client assertion its registered key signed (RFC 7523 §2.2).

@@ -82,23 +82,17 @@ extension LocalProviderEngine {
     }
 
     func token(_ request: HTTPServerRequest) -> HTTPServerResponse {
-        guard request.method == "POST" else { return Self.oauthError("invalid_request", "the token endpoint takes POST", status: 405) }
-        guard request.header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return Self.oauthError("invalid_request", "the body must be form-encoded")
-        }
-        let items = request.formItems
-        if let repeated = Self.repeatedParameter(items) { return Self.oauthError("invalid_request", "parameter \(repeated) is repeated") }
-        let form = Self.firstValues(items)
-        let clientID: String
-        switch authenticateClient(request, form: form) {
-        case .client(let id): clientID = id
+        let (form, clientID): ([String: String], String)
+        switch authenticatedForm(request, endpoint: "token endpoint") {
+        case .passed(let passed): (form, clientID) = passed
         case .refused(let refusal): return refusal
         }
         switch form["grant_type"] {
         case "authorization_code": return exchangeCode(form, clientID: clientID)
         case "refresh_token": return refresh(form, clientID: clientID)
+        case "urn:ietf:params:oauth:grant-type:device_code": return pollDeviceSignIn(form, clientID: clientID)
         case nil: return Self.oauthError("invalid_request", "grant_type is missing")
-        default: return Self.oauthError("unsupported_grant_type", "only authorization_code and refresh_token are supported")
+        default: return Self.oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code are supported")
         }
     }
 
@@ -157,7 +151,7 @@ extension LocalProviderEngine {
         let permission: String?
     }
 
-    private func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool) -> Tokens {
+    func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool) -> Tokens {
         let access = Self.randomValue("at")
         state.accessTokens[access] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime))
         var refresh: String?
@@ -178,7 +172,7 @@ extension LocalProviderEngine {
 
     /// The token response. A code exchange naming the app's server as `audience` also gets a
     /// one-time `server_code` for that server, as Google's token endpoint gives.
-    private func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date, audience: String?) -> HTTPServerResponse {
+    func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date, audience: String?) -> HTTPServerResponse {
         var body: [String: Any] = [
             "access_token": tokens.access,
             "token_type": "Bearer",

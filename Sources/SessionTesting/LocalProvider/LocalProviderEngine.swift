@@ -116,6 +116,7 @@ final class LocalProviderEngine: Sendable {
         case .revocation: return revoke(request)
         case .permissionRead: return readPermissions(request)
         case .permissionWrite: return writePermissions(request)
+        case .deviceAuthorization: return startDeviceSignIn(request)
         }
     }
 
@@ -137,9 +138,10 @@ final class LocalProviderEngine: Sendable {
             "userinfo_endpoint": url(.userInfo),
             "jwks_uri": url(.jwks),
             "revocation_endpoint": url(.revocation),
+            "device_authorization_endpoint": url(.deviceAuthorization),
             "scopes_supported": Self.supportedScopes.sorted(),
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": [options.signingAlgorithm.rawValue],
             "token_endpoint_auth_methods_supported": ["none"],

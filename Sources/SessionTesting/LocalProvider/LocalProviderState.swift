@@ -20,6 +20,20 @@ struct IssuedCode: Sendable {
     var used = false
 }
 
+/// A device sign-in (RFC 8628): its codes, what the user decided, and how it is being polled.
+struct DeviceSignIn: Sendable {
+    enum Decision: Sendable, Equatable { case pending, approved(subject: String), denied }
+    let clientID: String
+    let userCode: String
+    let scopes: Set<String>
+    let expiresAt: Date
+    var interval: TimeInterval
+    var lastPoll: Date?
+    var polls = 0
+    var decision = Decision.pending
+    var used = false
+}
+
 /// An access token and when it stops working.
 struct IssuedAccessToken: Sendable, Codable, Equatable {
     let grant: Grant
@@ -50,6 +64,8 @@ struct LocalProviderState: Sendable {
     var log: [LocalProvider.LoggedRequest] = []
     /// Run once an endpoint's answer has been sent (the connection is then closed).
     var answerObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
+    /// Device sign-ins by device code.
+    var deviceSignIns: [String: DeviceSignIn] = [:]
     /// The `jti` of each client assertion accepted, until it expires: a second use is a replay.
     var clientAssertionIDs: [String: Date] = [:]
     /// Rotated refresh tokens presented again (each revoked its grant).
@@ -96,6 +112,7 @@ struct LocalProviderState: Sendable {
         permissionTokens = permissionTokens.filter { $0.value.expiresAt > now && !revoked.contains($0.value.grant.family) }
         refreshTokens = refreshTokens.filter { !revoked.contains($0.value.grant.family) }
         clientAssertionIDs = clientAssertionIDs.filter { $0.value > now }
+        deviceSignIns = deviceSignIns.filter { $0.value.expiresAt > now && !$0.value.used }
         issuedSincePrune = 0
         keptAtLastPrune = codes.count + accessTokens.count + permissionTokens.count + refreshTokens.count
     }

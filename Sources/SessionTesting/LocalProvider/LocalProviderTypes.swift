@@ -24,6 +24,13 @@ extension LocalProvider {
         /// Sent with the JWK Set as `Cache-Control: max-age` (whole seconds), how long a client
         /// may keep the keys; nil sends no `Cache-Control`.
         public var jwksMaxAge: TimeInterval?
+        /// How long a device sign-in's codes are valid (RFC 8628 `expires_in`).
+        public var deviceCodeLifetime: TimeInterval = 600
+        /// The polling interval a device sign-in is given (RFC 8628 `interval`), in whole seconds.
+        public var devicePollingInterval: TimeInterval = 5
+        /// When set, the first user approves every device sign-in by itself once it has been polled
+        /// this many times, as a person at another device would after a moment (the demo's).
+        public var approvesDeviceSignInsAfterPolls: Int?
         /// Sent with the discovery document as `Cache-Control: max-age` (nil: `no-store`, as every
         /// other JSON answer, so no client writes it down).
         public var discoveryMaxAge: TimeInterval?
@@ -125,6 +132,8 @@ extension LocalProvider {
         case permissionRead
         /// `/permissions/write`.
         case permissionWrite
+        /// `/device_authorization` (RFC 8628).
+        case deviceAuthorization
 
         /// The endpoint's path.
         public var path: String {
@@ -138,6 +147,7 @@ extension LocalProvider {
             case .revocation: "/revoke"
             case .permissionRead: "/permissions/read"
             case .permissionWrite: "/permissions/write"
+            case .deviceAuthorization: "/device_authorization"
             }
         }
 
@@ -198,7 +208,7 @@ extension LocalProvider {
 
         private static let secretParameters: Set<String> = ["code", "code_verifier", "code_challenge", "state", "nonce",
                                                              "token", "refresh_token", "access_token",
-                                                             "client_secret", "client_assertion"]
+                                                             "client_secret", "client_assertion", "device_code"]
     }
 
     /// A subject's state in the permission center.

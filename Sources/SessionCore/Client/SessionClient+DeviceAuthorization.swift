@@ -1,0 +1,107 @@
+import Foundation
+
+/// The Device Authorization Grant (RFC 8628): a sign-in approved in a browser on another device,
+/// for machines that have none (a tool over SSH, a container, a TV).
+extension SessionClient {
+    /// The grant type of a device code at the token endpoint (RFC 8628 §3.4).
+    static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// Starts a device sign-in: asks the provider for a user code and the URL where the user
+    /// enters it. Show them, then call ``completeDeviceAuthorization(_:)``.
+    /// - Parameter scopes: as for ``beginAuthorization(scopes:)``; nil asks for `openid` and the
+    ///   configured scopes.
+    /// - Throws: `unsupportedProviderFeature` when the provider's discovery names no
+    ///   `device_authorization_endpoint`; `invalidConfiguration` for malformed scopes; the
+    ///   provider's OAuth error (`invalidClient`, `invalidScope`, ...); `invalidResponse`;
+    ///   transport errors. All with process `authentication`.
+    public func beginDeviceAuthorization(scopes: [String]? = nil) async throws -> DeviceAuthorization {
+        try await within(.authentication) {
+            let scopes = scopes ?? configuration.defaultScopes
+            guard !scopes.isEmpty, scopes.allSatisfy(SessionConfiguration.isScope) else {
+                throw SessionError(.invalidConfiguration, process: .authentication, message: "the scopes must be one or more scope tokens (RFC 6749 §3.3)")
+            }
+            let metadata = try await discover()
+            guard let endpoint = metadata.deviceAuthorizationEndpoint else {
+                throw SessionError(.unsupportedProviderFeature, process: .authentication,
+                                   message: "the provider offers no device sign-in (its discovery has no device_authorization_endpoint)")
+            }
+            let request = try clientRequest(endpoint, [("scope", scopes.joined(separator: " "))], metadata: metadata, process: .authentication)
+            let response = try await exchange.send(request, process: .authentication, purpose: "device authorization")
+            let authorization = try DeviceAuthorization(response: response, scopes: scopes, now: clock.now())
+            log(.info, "device sign-in started: \(authorization)")
+            return authorization
+        }
+    }
+
+    /// Polls the token endpoint until the user has approved or denied `authorization`, then
+    /// validates and stores the tokens as a browser sign-in's (the ID token without a `nonce`,
+    /// which this grant has no place for).
+    ///
+    /// Polls never come faster than the interval: `authorization_pending` waits it again,
+    /// `slow_down` lengthens it by 5 seconds for the rest of the sign-in (RFC 8628 §3.5). A poll
+    /// that fails in transit or gets a 5xx is logged and polling goes on; the codes' expiry ends it.
+    /// Cancel the task to stop at once.
+    /// - Throws: `accessDenied` when the user denied it; `expiredToken` when the codes expired
+    ///   first; `cancelled`; another OAuth error of the token endpoint; ID-token errors;
+    ///   `storageFailed`. All with process `authentication`.
+    public func completeDeviceAuthorization(_ authorization: DeviceAuthorization) async throws -> SessionTokens {
+        try await within(.authentication) {
+            let startGeneration = generation
+            let metadata = try await discover()
+            var interval = authorization.interval
+            while true {
+                guard clock.now().addingTimeInterval(interval) < authorization.expiresAt else {
+                    throw SessionError(.expiredToken, process: .authentication, message: "device sign-in: the code expired before it was approved")
+                }
+                do {
+                    try await clock.sleep(seconds: interval)
+                } catch {
+                    throw SessionError.cancelled(.authentication, "the device sign-in")
+                }
+                let request = try clientRequest(metadata.tokenEndpoint, [
+                    ("grant_type", Self.deviceCodeGrantType),
+                    ("device_code", authorization.deviceCode),
+                ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
+                let response: HTTPResponse
+                switch await exchange.attempt(request, purpose: "device token poll") {
+                case .success(let received):
+                    response = received
+                case .failure(let failure) where failure.kind == .cancelled || Task.isCancelled:
+                    throw SessionError.cancelled(.authentication, "the device sign-in")
+                case .failure(let failure):
+                    log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on")
+                    continue
+                }
+                if response.status >= 500 {
+                    log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on")
+                    continue
+                }
+                if response.status != 200 {
+                    switch OAuthErrorResponse(json: response.body)?.error {
+                    case "authorization_pending": continue
+                    case "slow_down":
+                        interval += 5
+                        continue
+                    default: throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
+                    }
+                }
+                let tokens = try await deviceTokens(response, scopes: authorization.scopes, metadata: metadata)
+                try await persist(tokens, ifGeneration: startGeneration)
+                log(.info, "device sign-in completed (\(authorization.scopes.joined(separator: " ")))")
+                return tokens
+            }
+        }
+    }
+
+    /// The tokens of a successful poll, the ID token validated when `openid` was asked for.
+    private func deviceTokens(_ response: HTTPResponse, scopes: [String], metadata: ProviderMetadata) async throws -> SessionTokens {
+        let tokenResponse = try TokenResponse(response: response, purpose: "device token poll")
+        var subject: String?
+        if let idToken = tokenResponse.idToken {
+            subject = try await validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
+        } else if scopes.contains("openid") {
+            throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token")
+        }
+        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: scopes, subject: subject)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LoopbackHTTP
+import SessionCore
+
+/// The Device Authorization Grant (RFC 8628), as strictly as a real provider: codes expire, a
+/// device code works once, polling faster than the interval is `slow_down` (which lengthens it).
+extension LocalProviderEngine {
+    /// `POST /device_authorization` (RFC 8628 §3.1–3.2).
+    func startDeviceSignIn(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let (form, clientID): ([String: String], String)
+        switch authenticatedForm(request, endpoint: "device authorization endpoint") {
+        case .passed(let passed): (form, clientID) = passed
+        case .refused(let refusal): return refusal
+        }
+        let scopes = Set((form["scope"] ?? "").split(separator: " ").map(String.init))
+        guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return Self.oauthError("invalid_scope", "the scope is empty or unknown") }
+        let now = options.clock.now()
+        let deviceCode = Self.randomValue("dc")
+        let userCode = Self.userCode()
+        let signIn = DeviceSignIn(clientID: clientID, userCode: userCode, scopes: scopes,
+                                  expiresAt: now.addingTimeInterval(options.deviceCodeLifetime), interval: options.devicePollingInterval)
+        withState { state in
+            state.deviceSignIns[deviceCode] = signIn
+            state.noteIssued(at: now)
+        }
+        let verification = issuer + "/device"
+        return Self.json([
+            "device_code": deviceCode, "user_code": userCode, "verification_uri": verification,
+            "verification_uri_complete": verification + "?user_code=" + userCode,
+            "expires_in": Int(options.deviceCodeLifetime), "interval": Int(options.devicePollingInterval),
+        ])
+    }
+
+    /// A token request with a device code (RFC 8628 §3.4–3.5).
+    func pollDeviceSignIn(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+        guard let deviceCode = form["device_code"] else { return Self.oauthError("invalid_request", "device_code is missing") }
+        let now = options.clock.now()
+        let firstUser = options.users.first?.subject
+        let outcome = withState { state -> Checked<(Grant, Tokens)> in
+            guard var signIn = state.deviceSignIns[deviceCode], Exact.equal(signIn.clientID, clientID), !signIn.used else {
+                return .refused(Self.oauthError("invalid_grant", "the device code is unknown, used, or another client's"))
+            }
+            defer { state.deviceSignIns[deviceCode] = signIn }
+            guard now < signIn.expiresAt else { return .refused(Self.oauthError("expired_token", "the device code has expired")) }
+            if let last = signIn.lastPoll, now.timeIntervalSince(last) < signIn.interval {
+                signIn.interval += 5
+                signIn.lastPoll = now
+                return .refused(Self.oauthError("slow_down", "polled faster than the interval"))
+            }
+            signIn.lastPoll = now
+            signIn.polls += 1
+            if signIn.decision == .pending, let after = options.approvesDeviceSignInsAfterPolls, signIn.polls >= after, let firstUser {
+                signIn.decision = .approved(subject: firstUser)
+            }
+            switch signIn.decision {
+            case .pending:
+                return .refused(Self.oauthError("authorization_pending", "the user has not approved the sign-in yet"))
+            case .denied:
+                signIn.used = true
+                return .refused(Self.oauthError("access_denied", "the user denied the sign-in"))
+            case .approved(let subject):
+                signIn.used = true
+                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes)
+                return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true)))
+            }
+        }
+        switch outcome {
+        case .refused(let response): return response
+        case .passed(let (grant, tokens)): return tokenResponse(tokens, grant: grant, nonce: nil, now: now, audience: nil)
+        }
+    }
+
+    /// The user at another device decides on the sign-in with `userCode`; false when none is
+    /// pending with that code.
+    func decideDeviceSignIn(userCode: String, _ decision: DeviceSignIn.Decision) -> Bool {
+        withState { state in
+            guard let entry = state.deviceSignIns.first(where: { Exact.equal($0.value.userCode, userCode) && $0.value.decision == .pending && !$0.value.used })
+            else { return false }
+            state.deviceSignIns[entry.key]?.decision = decision
+            return true
+        }
+    }
+
+    /// Eight letters a person can type, in two groups (RFC 8628 §6.1): no vowels, so no words.
+    private static func userCode() -> String {
+        let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
+        let code = String((0..<8).map { _ in letters.randomElement() ?? "B" })
+        return code.prefix(4) + "-" + code.suffix(4)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SessionCore
+import SessionTesting
+import XCTest
+
+/// The Device Authorization Grant (RFC 8628) against LocalProvider: the user approves on another
+/// device while the client polls, never faster than asked, and stops at a decision, the codes'
+/// expiry or cancellation. The shared ManualClock turns the polling interval into clock time.
+final class DeviceSignInTests: XCTestCase {
+    private func harness(authentication: ClientAuthentication = .none,
+                         edit: @escaping (inout LocalProvider.Options) -> Void = { _ in }) throws -> LocalHarness {
+        try makeLocalHarness { options in
+            options.clients = [LocalProvider.Client(id: "tv-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
+                                                    authentication: authentication)]
+            edit(&options)
+        }
+    }
+
+    private func client(_ harness: LocalHarness, authentication: ClientAuthentication = .none) throws -> SessionClient {
+        let configuration = try SessionConfiguration(issuer: harness.provider.issuer, clientID: "tv-app",
+                                                     redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: authentication)
+        return SessionClient(configuration: configuration, store: harness.store, transport: URLSessionTransport(timeout: 5), clock: harness.clock)
+    }
+
+    func testTheUserApprovesWhileTheClientPollsAtTheInterval() async throws {
+        let harness = try harness { $0.approvesDeviceSignInsAfterPolls = 3 }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization(scopes: ["openid", "profile"])
+        XCTAssertEqual(authorization.userCode.count, 9)
+        XCTAssertEqual(authorization.verificationURI.path, "/device")
+        XCTAssertEqual(authorization.verificationURIComplete?.query, "user_code=\(authorization.userCode)")
+        XCTAssertEqual(authorization.interval, 5)
+        XCTAssertFalse(authorization.description.contains(authorization.deviceCode), "the device code is a secret")
+        let started = harness.clock.now()
+        let tokens = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject, "the ID token was validated, without a nonce")
+        XCTAssertEqual(harness.stored, tokens)
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 3, "two answered authorization_pending")
+        XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 15, "one interval before each poll, never less")
+    }
+
+    func testSlowDownLengthensTheIntervalForTheRestOfTheSignIn() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        harness.provider.inject(.status(400, body: #"{"error":"slow_down"}"#), at: .token, times: 2)
+        let started = harness.clock.now()
+        _ = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 5 + 10 + 15)
+    }
+
+    func testAServerFailureOrALostPollKeepsPolling() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        harness.provider.inject(.status(503), at: .token, times: 1)
+        harness.provider.inject(.dropConnection, at: .token, times: 1)
+        _ = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 3)
+    }
+
+    func testADenialOrExpiryEndsItWithItsOwnCodeAndNothingStored() async throws {
+        let harness = try harness { $0.deviceCodeLifetime = 30 }
+        let client = try client(harness)
+        let denied = try await client.beginDeviceAuthorization()
+        harness.provider.denyDeviceSignIn(userCode: denied.userCode)
+        await assertSessionError(.accessDenied, process: .authentication) { try await client.completeDeviceAuthorization(denied) }
+
+        let expiring = try await client.beginDeviceAuthorization()
+        let before = harness.provider.requests(to: .token).count
+        await assertSessionError(.expiredToken, process: .authentication) { try await client.completeDeviceAuthorization(expiring) }
+        XCTAssertLessThanOrEqual(harness.provider.requests(to: .token).count - before, 5, "never polled past the expiry")
+        XCTAssertNil(harness.stored)
+    }
+
+    func testCancellingTheTaskStopsPollingAtOnce() async throws {
+        let harness = try harness { $0.deviceCodeLifetime = 86_400 }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        let polling = Task { try await client.completeDeviceAuthorization(authorization) }
+        polling.cancel()
+        await assertSessionError(.cancelled, process: .authentication) { try await polling.value }
+        XCTAssertNil(harness.stored)
+    }
+
+    func testAConfidentialClientAuthenticatesEveryRequest() async throws {
+        let harness = try harness(authentication: .clientSecretPost("tv-secret"))
+        let client = try client(harness, authentication: .clientSecretPost("tv-secret"))
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        _ = try await client.completeDeviceAuthorization(authorization)
+        for request in harness.provider.requests(to: .deviceAuthorization) + harness.provider.requests(to: .token) {
+            XCTAssertEqual(request.parameters["client_secret"], "tv-secret")
+        }
+    }
+
+    /// LocalProvider as strict as a real provider: polling faster than the interval is
+    /// `slow_down`, a device code works once, another client cannot use it.
+    func testTheProviderRefusesFastPollsReuseAndOtherClients() async throws {
+        let harness = try harness { options in
+            options.clients.append(LocalProvider.Client(id: "other", redirectURIs: [URL(string: "http://127.0.0.1/callback")!]))
+        }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        func poll(as clientID: String = "tv-app") async throws -> String? {
+            let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=\(authorization.deviceCode)&client_id=\(clientID)"
+            let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(
+                method: "POST", url: harness.provider.url(of: .token), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data(form.utf8), followsRedirects: false))
+            return (try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String ?? "tokens"
+        }
+        let first = try await poll()
+        XCTAssertEqual(first, "authorization_pending")
+        let tooSoon = try await poll()
+        XCTAssertEqual(tooSoon, "slow_down")
+        let otherClient = try await poll(as: "other")
+        XCTAssertEqual(otherClient, "invalid_grant")
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        harness.clock.advance(by: 10)
+        let approved = try await poll()
+        XCTAssertEqual(approved, "tokens")
+        harness.clock.advance(by: 10)
+        let again = try await poll()
+        XCTAssertEqual(again, "invalid_grant", "a device code works once")
+        XCTAssertFalse(harness.provider.requestLog.map(\.description).joined().contains(authorization.deviceCode))
+    }
+
+    func testAProviderWithoutTheGrantIsAClearError() async throws {
+        let provider = try FakeProvider()
+        await assertSessionError(.unsupportedProviderFeature, process: .authentication) { try await makeClient(provider).beginDeviceAuthorization() }
+    }
+}
