@@ -132,6 +132,10 @@ final class CallbackPrinter: SessionServiceDelegate, Sendable {
         show("didUpdatePermissionsWithError", "\(status.rawValue), \(Self.describe(error))", failed: true)
     }
 
+    func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization) {
+        show("didReceiveDeviceAuthorization", "user code \(authorization.userCode), to enter at \(authorization.verificationURI.absoluteString)")
+    }
+
     func didEndSession() { show("didEndSession", "no token is left in memory or in the store") }
 
     func didEndSessionWithError(_ error: SessionError) { show("didEndSessionWithError", Self.describe(error), failed: true) }

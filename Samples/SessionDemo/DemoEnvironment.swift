@@ -20,6 +20,8 @@ struct DemoEnvironment {
     /// True when a stored session existed before `initialize`, so a restore callback follows it.
     let hasStoredSession: Bool
     let keepsSession: Bool
+    /// Sign in on another device (`--device`).
+    var device = false
     /// The flow a plain authorization uses: with a permission center, both.
     var defaultFlow: AuthFlow { permissionCenter == nil ? .login : .loginPermission }
 
@@ -37,6 +39,9 @@ struct DemoEnvironment {
         } else {
             var providerOptions = LocalProvider.Options()
             providerOptions.stateFile = storeFile.map { $0.appendingPathExtension("provider") }
+            // A person at another device approves after a moment: here, after two polls a second apart.
+            providerOptions.devicePollingInterval = 1
+            providerOptions.approvesDeviceSignInsAfterPolls = 2
             let local = try LocalProvider(options: providerOptions)
             provider = local
             configuration = try local.configuration(scopes: options.scopes)
@@ -63,7 +68,7 @@ struct DemoEnvironment {
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
-                               hasStoredSession: stored != nil, keepsSession: storeFile != nil)
+                               hasStoredSession: stored != nil, keepsSession: storeFile != nil, device: options.device)
     }
 
     /// How many refresh-token grants the embedded provider has answered (nil with `--issuer`).

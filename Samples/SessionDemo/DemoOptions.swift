@@ -14,6 +14,8 @@ struct DemoOptions {
     var redirectURI = URL(string: "http://127.0.0.1/callback")!
     var scopes: [String] = []
     var opensBrowser = true
+    /// Sign in on another device (RFC 8628) instead of in a browser here (`--device`).
+    var device = false
     /// How a confidential client authenticates; the secret or private key comes from a file or the
     /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
@@ -48,6 +50,7 @@ struct DemoOptions {
                 redirectURI = url
             case "--scope": scopes += try value(for: argument).split(separator: " ").map(String.init)
             case "--no-browser": opensBrowser = false
+            case "--device": device = true
             case "--client-auth": method = try value(for: argument)
             case "--client-secret-file": secretFile = try value(for: argument)
             case "--client-key-file": keyFile = try value(for: argument)
@@ -128,6 +131,9 @@ struct DemoOptions {
                            the session instead of ending it)
           --discard-session  delete what the store holds first, readable or not: the way out when a
                            stored session cannot be used (SessionClient.discardStoredSession() in code)
+          --device         sign in on another device (RFC 8628): the demo prints a code and a URL to open
+                           anywhere; the embedded provider approves it as erika after two polls, a real
+                           one when a person does
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)

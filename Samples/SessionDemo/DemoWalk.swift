@@ -26,7 +26,18 @@ struct DemoWalk {
             restored = (try? await environment.printer.nextAuthentication().get()) != nil
             console.line(restored ? "  (the session stored by an earlier run was restored)" : "  (the stored session could not be used)", .quiet)
         }
-        if !restored {
+        if !restored, environment.device {
+            step("getDeviceAuthorization(flow: .\(environment.defaultFlow.rawValue)): sign in on another device")
+            let console = console, embedded = environment.localProvider != nil
+            let signIn = await outcome(of: {
+                try await service.getDeviceAuthorization(flow: environment.defaultFlow) { authorization in
+                    console.line("  On any device, open \(authorization.verificationURI.absoluteString) and enter the code \(authorization.userCode)")
+                    if let direct = authorization.verificationURIComplete { console.line("  (or open \(direct.absoluteString))") }
+                    console.line(embedded ? "  (the embedded provider approves it as erika after two polls)" : "  Waiting for the approval...", .quiet)
+                }
+            })
+            if case .failure = signIn { return finish(started, outcome: "sign-in failed") }
+        } else if !restored {
             step("getAuthorization(flow: .\(environment.defaultFlow.rawValue))")
             if case .failure = await outcome(of: { try await service.getAuthorization(flow: environment.defaultFlow) }) { return finish(started, outcome: "sign-in failed") }
         }

@@ -25,6 +25,14 @@ extension SessionService {
         try await outcome { getAuthorization(flow: flow, agent: agent, tokensCompletion: $0) }
     }
 
+    /// ``getDeviceAuthorization(flow:codeHandler:tokensCompletion:)``, awaited: the session's
+    /// tokens, once the user approved on the other device. `codeHandler` gets the code first.
+    /// - Throws: the sign-in's `SessionError` (`accessDenied`, `expiredToken`, `cancelled`, ...).
+    public func getDeviceAuthorization(flow: AuthFlow = .login,
+                                       codeHandler: (@Sendable (DeviceAuthorization) -> Void)? = nil) async throws -> SessionTokens {
+        try await outcome { getDeviceAuthorization(flow: flow, codeHandler: codeHandler, tokensCompletion: $0) }
+    }
+
     /// ``fetchUserInfo(completion:)``, awaited.
     /// - Throws: the request's `SessionError`.
     public func fetchUserInfo() async throws -> UserInfo {

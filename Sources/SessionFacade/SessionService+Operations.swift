@@ -42,6 +42,57 @@ extension SessionService {
         }
     }
 
+    /// Signs in for `flow` on another device (RFC 8628): the user opens a URL on any device with a
+    /// browser and enters a code, while this one polls the provider.
+    ///
+    /// Outcome: first, once the provider has given the code, `didReceiveDeviceAuthorization`
+    /// on the listeners, then `codeHandler` (C16); then, as for
+    /// ``getAuthorization(flow:agent:completion:)``, `didFinishAuthentication(accessToken)`,
+    /// `didCancelAuthentication` when ``cancelAuthorization()`` cancelled it, or
+    /// `didFinishAuthenticationWithError` (`accessDenied`, `expiredToken`, ...). `endSession`
+    /// ends it as it ends a browser sign-in.
+    public func getDeviceAuthorization(flow: AuthFlow = .login, codeHandler: (@Sendable (DeviceAuthorization) -> Void)? = nil,
+                                       completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
+        let authorization = AuthorizationSession()
+        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
+            await runDeviceAuthorization(authorization, flow: flow, codeHandler: codeHandler).map(\.accessToken)
+        }
+    }
+
+    /// ``getDeviceAuthorization(flow:codeHandler:completion:)`` whose completion gets the
+    /// session's tokens. Listeners hear the same outcome.
+    public func getDeviceAuthorization(flow: AuthFlow = .login, codeHandler: (@Sendable (DeviceAuthorization) -> Void)? = nil,
+                                       tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
+        let authorization = AuthorizationSession()
+        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
+            await runDeviceAuthorization(authorization, flow: flow, codeHandler: codeHandler)
+        }
+    }
+
+    private func runDeviceAuthorization(_ authorization: AuthorizationSession, flow: AuthFlow,
+                                        codeHandler: (@Sendable (DeviceAuthorization) -> Void)?) async -> Result<SessionTokens, SessionError> {
+        let announce = announcer(codeHandler)
+        let signIn: @Sendable (SessionClient) async throws -> SessionTokens = { client in
+            let device = try await client.beginDeviceAuthorization(scopes: flow.scopes(with: client.configuration))
+            announce(device)
+            return try await client.completeDeviceAuthorization(device)
+        }
+        return await withClient(.authentication) { client in try await authorization.run(on: client, signIn).get() }
+    }
+
+    /// Delivers a device sign-in's code to the listeners, then to `codeHandler`, in line with
+    /// every other delivery (C16).
+    private func announcer(_ codeHandler: (@Sendable (DeviceAuthorization) -> Void)?) -> @Sendable (DeviceAuthorization) -> Void {
+        let deliveries = self.deliveries
+        let listeners = self.listeners
+        return { device in
+            var complete: (@Sendable () -> Void)?
+            if let codeHandler { complete = { codeHandler(device) } }
+            let notify: @Sendable (SessionServiceDelegate) -> Void = { listener in listener.didReceiveDeviceAuthorization(device) }
+            deliveries.enqueue([Delivery(notify: notify, complete: complete).block(listeners: listeners)])
+        }
+    }
+
     /// Hands the redirect URL the app received to the authorization waiting for it (C13).
     /// - Returns: true when an authorization waits on the external-resume path and `url`
     ///   addresses its redirect URI; the authorization then completes with it. Otherwise false,

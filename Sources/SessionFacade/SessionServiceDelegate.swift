@@ -33,6 +33,9 @@ public protocol SessionServiceDelegate: AnyObject {
     func didEndSessionWithError(_ error: SessionError)
     /// The session's tokens were refreshed, during whichever operation needed them (C15).
     func didRefreshSession(_ accessToken: String)
+    /// A device sign-in has its code: show ``DeviceAuthorization/userCode`` and
+    /// ``DeviceAuthorization/verificationURI`` (C16). The outcome follows.
+    func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization)
     /// The session ended without `endSession` (a refused refresh, an expired token without a
     /// refresh token, a store that could not save), during whichever operation met it (C15).
     func didLoseSession(_ error: SessionError)
@@ -65,6 +68,8 @@ extension SessionServiceDelegate {
     public func didEndSessionWithError(_ error: SessionError) {}
     /// Does nothing.
     public func didRefreshSession(_ accessToken: String) {}
+    /// Does nothing.
+    public func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization) {}
     /// Does nothing.
     public func didLoseSession(_ error: SessionError) {}
 }

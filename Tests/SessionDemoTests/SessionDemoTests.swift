@@ -43,6 +43,16 @@ final class SessionDemoTests: XCTestCase {
         Self.assertNoSecrets(second)
     }
 
+    /// `--device`: the code and URL are printed, the listener hears the code before the outcome
+    /// (C16), and the walk goes on once the embedded provider approved.
+    func testADeviceSignIn() async throws {
+        let run = try await DemoProcess.run(["--device"])
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        XCTAssertTrue(run.output.contains("and enter the code "), run.output)
+        XCTAssertEqual(Array(run.callbackNames.prefix(3)), ["didFinishInitializationWithError", "didReceiveDeviceAuthorization", "didFinishAuthentication"])
+        Self.assertNoSecrets(run)
+    }
+
     /// An unreadable session file: the demo says so and names the flag that deletes it; with
     /// the flag, the run starts clean.
     func testAnUnreadableStoreNamesTheWayOutAndTheFlagTakesIt() async throws {

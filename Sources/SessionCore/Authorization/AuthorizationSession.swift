@@ -34,9 +34,17 @@ public final class AuthorizationSession: Sendable {
     /// unless the session was cancelled or ended before, and returns the outcome: the client's,
     /// or `cancelled` / the ending error as the rules above say.
     public func run(on client: SessionClient, scopes: [String]? = nil, agent: AuthorizationAgent) async -> Result<SessionTokens, SessionError> {
+        await run(on: client) { try await $0.signIn(scopes: scopes, agent: agent) }
+    }
+
+    /// Runs the sign-in `signIn` performs on `client` (a device sign-in, say) under the same
+    /// rules: not started when cancelled or ended before, cancelled by ``cancel()`` unless it
+    /// already succeeded.
+    public func run(on client: SessionClient,
+                    _ signIn: @escaping @Sendable (SessionClient) async throws -> SessionTokens) async -> Result<SessionTokens, SessionError> {
         let task = state.withLock { state -> Task<SessionTokens, Error>? in
             guard state.stop == nil, state.task == nil else { return nil }
-            let task = Task { try await client.signIn(scopes: scopes, agent: agent) }
+            let task = Task { try await signIn(client) }
             state.task = task
             return task
         }
