@@ -9,23 +9,26 @@ extension SessionClient {
     /// Starts a device sign-in: asks the provider for a user code and the URL where the user
     /// enters it. Show them, then call ``completeDeviceAuthorization(_:)``.
     /// - Parameter scopes: as for ``beginAuthorization(scopes:)``; nil asks for `openid` and the
-    ///   configured scopes.
-    /// - Throws: `unsupportedProviderFeature` when the provider's discovery names no
-    ///   `device_authorization_endpoint`; `invalidConfiguration` for malformed scopes; the
+    ///   configured scopes; an empty list sends none, leaving the provider's default (RFC 8628
+    ///   §3.1 makes `scope` optional), and expects no ID token.
+    /// - Throws: `unsupportedProviderFeature` when neither the configuration
+    ///   (``SessionConfiguration/deviceAuthorizationEndpoint``) nor the provider's discovery names a
+    ///   device authorization endpoint; `invalidConfiguration` for malformed scopes; the
     ///   provider's OAuth error (`invalidClient`, `invalidScope`, ...); `invalidResponse`;
     ///   transport errors. All with process `authentication`.
     public func beginDeviceAuthorization(scopes: [String]? = nil) async throws -> DeviceAuthorization {
         try await within(.authentication) {
             let scopes = scopes ?? configuration.defaultScopes
-            guard !scopes.isEmpty, scopes.allSatisfy(SessionConfiguration.isScope) else {
-                throw SessionError(.invalidConfiguration, process: .authentication, message: "the scopes must be one or more scope tokens (RFC 6749 §3.3)")
+            guard scopes.allSatisfy(SessionConfiguration.isScope) else {
+                throw SessionError(.invalidConfiguration, process: .authentication, message: "the scopes must be scope tokens (RFC 6749 §3.3)")
             }
             let metadata = try await discover()
-            guard let endpoint = metadata.deviceAuthorizationEndpoint else {
+            guard let endpoint = configuration.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {
                 throw SessionError(.unsupportedProviderFeature, process: .authentication,
                                    message: "the provider offers no device sign-in (its discovery has no device_authorization_endpoint)")
             }
-            let request = try clientRequest(endpoint, [("scope", scopes.joined(separator: " "))], metadata: metadata, process: .authentication)
+            let parameters = scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]
+            let request = try clientRequest(endpoint, parameters, metadata: metadata, process: .authentication)
             let response = try await exchange.send(request, process: .authentication, purpose: "device authorization")
             let authorization = try DeviceAuthorization(response: response, scopes: scopes, now: clock.now())
             log(.info, "device sign-in started: \(authorization)")

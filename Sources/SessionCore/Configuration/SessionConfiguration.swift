@@ -40,6 +40,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     public let refreshLeeway: TimeInterval
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
     public let allowedClockSkew: TimeInterval
+    /// The RFC 8628 device authorization endpoint, for a provider that offers device sign-ins
+    /// without naming the endpoint in its discovery document (django-oauth-toolkit 3 does not);
+    /// nil uses discovery's `device_authorization_endpoint`.
+    public let deviceAuthorizationEndpoint: URL?
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -50,7 +54,7 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// Token request parameters the client computes itself (RFC 6749 §4.1.3, §6; RFC 7636 §4.5).
     static let reservedTokenParameters: Set<String> = [
         "grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "scope",
-        "client_secret", "client_assertion", "client_assertion_type",
+        "client_secret", "client_assertion", "client_assertion_type", "device_code",
     ]
 
     /// Creates and validates a configuration.
@@ -68,7 +72,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         clientAuthentication: ClientAuthentication = .none,
         idTokenSigning: IDTokenSigning = .signed,
         refreshLeeway: TimeInterval = 60,
-        allowedClockSkew: TimeInterval = 120
+        allowedClockSkew: TimeInterval = 120,
+        deviceAuthorizationEndpoint: URL? = nil
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -88,6 +93,9 @@ public struct SessionConfiguration: Sendable, Equatable {
             guard !secret.isEmpty else { throw invalid("the client secret is empty") }
         case .none, .privateKeyJWT:
             break
+        }
+        if let deviceAuthorizationEndpoint, !URLRules.isSecureEndpoint(deviceAuthorizationEndpoint) {
+            throw invalid("the device authorization endpoint must be https (http only on a loopback host)")
         }
         for scope in scopes where !Self.isScopeToken(scope) {
             throw invalid("scope '\(scope)' is not a valid scope token (RFC 6749 §3.3)")
@@ -126,6 +134,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.idTokenSigning = idTokenSigning
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

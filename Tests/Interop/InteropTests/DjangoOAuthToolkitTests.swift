@@ -102,6 +102,31 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         _ = await assertThrows(.invalidClient) { try await wrong.signIn(agent: user()) }
     }
 
+    /// RFC 8628 against django-oauth-toolkit, which offers the grant without naming its endpoint
+    /// in discovery: the user approves (then denies) on its device pages while the client polls.
+    func testADeviceSignInApprovedAndDeniedAtAnotherDevice() async throws {
+        for approves in [true, false] {
+            let configuration = try SessionConfiguration(issuer: environment.issuer, clientID: "interop-device",
+                                                         redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                                                         deviceAuthorizationEndpoint: environment.issuer.appendingPathComponent("device-authorization/"))
+            let session = try client(configuration)
+            // django-oauth-toolkit issues no ID token for this grant: a scope without openid.
+            let authorization = try await session.beginDeviceAuthorization(scopes: ["profile"])
+            let page = try XCTUnwrap(authorization.verificationURIComplete)
+            let polling = Task { try await session.completeDeviceAuthorization(authorization) }
+            let browser = user(approves: approves)
+            let status = environment.issuer.appendingPathComponent("device-grant-status/interop-device/\(authorization.userCode)")
+            _ = try await browser.authorize(url: page, redirectURI: status)
+            if approves {
+                let tokens = try await polling.value
+                XCTAssertFalse(tokens.accessToken.isEmpty)
+                XCTAssertNotNil(tokens.refreshToken)
+            } else {
+                _ = await assertThrows(.accessDenied) { try await polling.value }
+            }
+        }
+    }
+
     func testDeniedConsentGivesAccessDenied() async throws {
         let session = try client()
         let error = await assertThrows(.accessDenied) { try await session.signIn(agent: user(approves: false)) }

@@ -2,7 +2,8 @@ import Foundation
 import SessionTesting
 
 /// Plays the user on django-oauth-toolkit's pages: signs in on the login form (with the CSRF
-/// token and cookie Django set) and answers the consent form.
+/// token and cookie Django set) and answers the consent form, or confirms a device's code and
+/// accepts or denies it.
 enum DjangoUser {
     static func pages(username: String, password: String, approves: Bool) -> HeadlessUserAgent.PageHandler {
         { page in
@@ -13,6 +14,11 @@ enum DjangoUser {
                 fields += [("username", username), ("password", password)]
             } else if form.id == "authorizationForm" {
                 if approves { fields.append(("allow", "Authorize")) }
+            } else if fields.contains(where: { $0.name == "user_code" }) {
+                // A device's code, filled in from the verification URL: submitting confirms it.
+            } else if page.body.contains("name=\"action\"") {
+                // The device page's Accept and Deny are buttons, which carry their value only when pressed.
+                fields.append(("action", approves ? "accept" : "deny"))
             } else {
                 return nil
             }

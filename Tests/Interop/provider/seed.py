@@ -43,4 +43,17 @@ Application.objects.update_or_create(
         "client_secret": os.environ["INTEROP_CLIENT_SECRET"],
     },
 )
+# A device (RFC 8628): a public client whose grant is the device code.
+Application.objects.update_or_create(
+    client_id="interop-device",
+    defaults={
+        "name": "interop-device",
+        "client_type": Application.CLIENT_PUBLIC,
+        "authorization_grant_type": Application.GRANT_DEVICE_CODE,
+        "redirect_uris": "",
+        "algorithm": Application.RS256_ALGORITHM,
+        "skip_authorization": False,
+        "client_secret": "",
+    },
+)
 print(user.id)

@@ -127,6 +127,18 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertFalse(harness.provider.requestLog.map(\.description).joined().contains(authorization.deviceCode))
     }
 
+    /// No scopes named: no `scope` parameter, the provider's default applies, and an ID token
+    /// that comes is still validated.
+    func testWithoutScopesTheProvidersDefaultApplies() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization(scopes: [])
+        XCTAssertNil(harness.provider.requests(to: .deviceAuthorization).last?.parameters["scope"])
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        let tokens = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
+    }
+
     func testAProviderWithoutTheGrantIsAClearError() async throws {
         let provider = try FakeProvider()
         await assertSessionError(.unsupportedProviderFeature, process: .authentication) { try await makeClient(provider).beginDeviceAuthorization() }

@@ -56,4 +56,8 @@ OAUTH2_PROVIDER = {
     "SCOPES": {"openid": "Sign you in", "profile": "Your name", "email": "Your email address"},
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "com.example.interop"],
     "OAUTH2_VALIDATOR_CLASS": "interop_site.validators.InteropValidator",
+    # Device sign-ins (RFC 8628): where the user enters the code, with and without it filled in.
+    "OAUTH_DEVICE_VERIFICATION_URI": os.environ.get("INTEROP_BASE_URL", "") + "/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": os.environ.get("INTEROP_BASE_URL", "") + "/o/device/?user_code={user_code}",
+    "DEVICE_FLOW_INTERVAL": 1,
 }
