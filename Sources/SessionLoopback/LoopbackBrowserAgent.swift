@@ -74,27 +74,35 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
             return (request.url, { callback in
                 do {
                     try request.validateResponse(callback)
-                    return nil
+                    return RedirectPage.html(for: nil)
                 } catch {
-                    return error as? SessionError
+                    return RedirectPage.html(for: error as? SessionError)
                 }
             })
         }
     }
 
+    /// Listens as for a sign-in, opens the provider's sign-out page `buildURL` makes for the URI
+    /// listened on, and returns the redirect back; the browser is told the sign-out is done.
+    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
+        try await present(listeningOn: configuredRedirectURI, purpose: "sign out") { redirectURI in
+            (try await buildURL(redirectURI), { _ in RedirectPage.signedOut })
+        }
+    }
+
     /// Listens on `redirectURI` (its port, or an ephemeral one), opens the URL `makeURL` gives
-    /// for the URI listened on, and waits for the redirect; the page the browser gets says what
-    /// `makeURL`'s check finds wrong with it, if anything.
-    private func present(listeningOn redirectURI: URL,
-                         makeURL: @Sendable (URL) async throws -> (URL, RedirectReceiver.Check)) async throws -> URL {
+    /// for the URI listened on, and waits for the redirect; the browser gets the page `makeURL`'s
+    /// renderer makes of it.
+    private func present(listeningOn redirectURI: URL, purpose: String = "sign in",
+                         makeURL: @Sendable (URL) async throws -> (URL, RedirectReceiver.Page)) async throws -> URL {
         let receiver = try RedirectReceiver(redirectURI: redirectURI)
         defer { receiver.stop() }
-        let (url, check) = try await makeURL(receiver.redirectURI)
+        let (url, page) = try await makeURL(receiver.redirectURI)
         let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { Exact.equal($0.name, "state") }?.value
-        receiver.expect(state: state, check)
-        showInstruction("Open this URL in a browser to sign in: \(url.absoluteString)")
-        let page = try open(url)
-        defer { page?.remove() }
+        receiver.expect(state: state, page)
+        showInstruction("Open this URL in a browser to \(purpose): \(url.absoluteString)")
+        let forwarding = try open(url)
+        defer { forwarding?.remove() }
         return try await receiver.wait(timeout: timeout)
     }
 
@@ -108,7 +116,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
                                message: "a loopback browser agent given a finished URL needs a redirect URI with a port")
         }
         return try await present(listeningOn: redirectURI) { _ in
-            (url, { callback in RedirectPage.problem(with: callback, authorizationURL: url) })
+            (url, { callback in RedirectPage.html(for: RedirectPage.problem(with: callback, authorizationURL: url)) })
         }
     }
 

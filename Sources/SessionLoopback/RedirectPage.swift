@@ -5,10 +5,17 @@ import SessionCore
 /// redirect it just received: a small self-contained HTML page (a title, one heading, one
 /// sentence; no external resources), naming the provider's error code but nothing secret.
 enum RedirectPage {
+    /// The page after the provider's sign-out page sent the browser back.
+    static let signedOut = page(title: "Signed out", sentence: "You are signed out of the app and of your provider. You can close this window.")
+
     /// The page for a redirect the app will use (`problem` nil) or refuse with `problem`.
     static func html(for problem: SessionError?) -> String {
         let (title, sentence) = text(for: problem)
-        return """
+        return page(title: title, sentence: sentence)
+    }
+
+    private static func page(title: String, sentence: String) -> String {
+        """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title)</title>

@@ -6,8 +6,8 @@ import SessionCore
 /// answers it with a short page saying what the app will make of it, and hands its URL to the
 /// waiting task.
 final class RedirectReceiver: Sendable {
-    /// What the app will find wrong with a redirect: nil when it will use it.
-    typealias Check = @Sendable (URL) -> SessionError?
+    /// The page the browser is shown for a redirect: what the app will make of it.
+    typealias Page = @Sendable (URL) -> String
 
     /// The configured redirect URI with the port listened on.
     let redirectURI: URL
@@ -68,8 +68,8 @@ final class RedirectReceiver: Sendable {
     /// Sets the `state` a redirect must carry to end the sign-in (nil: any redirect does) and how
     /// redirects are judged for the page. Until then (no URL has been opened yet) no request
     /// belongs to the sign-in.
-    func expect(state: String?, _ check: @escaping Check) {
-        mailbox.expect(state: state, check)
+    func expect(state: String?, _ page: @escaping Page) {
+        mailbox.expect(state: state, page)
     }
 
     /// Waits for the redirect, at most `timeout` seconds.
@@ -101,7 +101,7 @@ final class RedirectReceiver: Sendable {
         private struct State: Sendable {
             var received: Result<URL, SessionError>?
             var waiter: CheckedContinuation<URL, Error>?
-            var check: Check?
+            var page: Page?
             /// The `state` of the request the browser was sent with; nil accepts any redirect.
             var state: String?
             /// `http://host:port`, known once the listener is bound.
@@ -119,10 +119,10 @@ final class RedirectReceiver: Sendable {
             }
         }
 
-        func expect(state expected: String?, _ check: @escaping Check) {
+        func expect(state expected: String?, _ page: @escaping Page) {
             shared.withLock { state in
                 state.state = expected
-                state.check = check
+                state.page = page
             }
         }
 
@@ -133,19 +133,19 @@ final class RedirectReceiver: Sendable {
 
         /// True when `target` carries exactly one `state`, equal to the request's.
         func belongs(_ target: String) -> Bool {
-            let known = shared.withLock { (check: $0.check, state: $0.state) }
-            guard known.check != nil else { return false }
+            let known = shared.withLock { (page: $0.page, state: $0.state) }
+            guard known.page != nil else { return false }
             guard let expected = known.state else { return true }
             let states = URLComponents(string: target)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
             return states.count == 1 && Exact.equal(states[0].value, expected)
         }
 
         func page(for target: String) -> String {
-            let known = shared.withLock { (base: $0.base, check: $0.check) }
-            guard let url = known.base.flatMap({ URL(string: $0 + target) }), let check = known.check else {
+            let known = shared.withLock { (base: $0.base, page: $0.page) }
+            guard let url = known.base.flatMap({ URL(string: $0 + target) }), let page = known.page else {
                 return RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "no sign-in is waiting"))
             }
-            return RedirectPage.html(for: check(url))
+            return page(url)
         }
 
         func redirect() async throws -> URL {

@@ -21,9 +21,20 @@ public protocol AuthorizationAgent: Sendable {
     ///     it. Only the configured URI is accepted, or, when that is an http loopback URI
     ///     without a port, the same URI with a port.
     func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL
+
+    /// Shows a page that is not an authorization — the provider's sign-out page of an
+    /// RP-initiated logout — whose URL `buildURL` makes for the redirect URI the agent waits on,
+    /// and returns the redirect. The default implementation builds it for `configuredRedirectURI`
+    /// and calls ``authorize(url:redirectURI:)``; a loopback agent listens first, as for a sign-in.
+    func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL
 }
 
 extension AuthorizationAgent {
+    /// Builds the URL for the configured redirect URI and presents it.
+    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
+        try await authorize(url: try await buildURL(configuredRedirectURI), redirectURI: configuredRedirectURI)
+    }
+
     /// Builds the request for the configured redirect URI and presents it.
     public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
         let request = try await buildRequest(configuredRedirectURI)

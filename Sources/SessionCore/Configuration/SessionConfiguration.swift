@@ -44,6 +44,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// without naming the endpoint in its discovery document (django-oauth-toolkit 3 does not);
     /// nil uses discovery's `device_authorization_endpoint`.
     public let deviceAuthorizationEndpoint: URL?
+    /// Where the provider returns the browser after an RP-initiated logout
+    /// (``SessionClient/signOut(revokeTokens:endingProviderSessionWith:)``); nil uses
+    /// ``redirectURI``. Register it with the provider as a post-logout redirect URI.
+    public let postLogoutRedirectURI: URL?
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -73,7 +77,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         idTokenSigning: IDTokenSigning = .signed,
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120,
-        deviceAuthorizationEndpoint: URL? = nil
+        deviceAuthorizationEndpoint: URL? = nil,
+        postLogoutRedirectURI: URL? = nil
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -88,6 +93,7 @@ public struct SessionConfiguration: Sendable, Equatable {
             throw invalid("the client ID must be non-empty printable text")
         }
         try Self.validateRedirectURI(redirectURI, invalid: invalid)
+        if let postLogoutRedirectURI { try Self.validateRedirectURI(postLogoutRedirectURI, invalid: invalid) }
         switch clientAuthentication {
         case .clientSecretBasic(let secret), .clientSecretPost(let secret):
             guard !secret.isEmpty else { throw invalid("the client secret is empty") }
@@ -135,6 +141,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.refreshLeeway = refreshLeeway
         self.allowedClockSkew = allowedClockSkew
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.postLogoutRedirectURI = postLogoutRedirectURI
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

@@ -125,6 +125,10 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let consentRequired = Code(rawValue: "consentRequired")
         /// Another OAuth `error` string; see ``SessionError/oauthError``.
         public static let oauthError = Code(rawValue: "oauthError")
+        /// An RP-initiated logout ended the session here, but the provider's sign-out page did not
+        /// come back as asked (cancelled, failed, or with another `state`): the provider's own
+        /// session may still be open.
+        public static let providerSignOutIncomplete = Code(rawValue: "providerSignOutIncomplete")
         /// RFC 8628 `expired_token`: the device code expired before the user approved it (also
         /// when the client stops polling at its expiry).
         public static let expiredToken = Code(rawValue: "expiredToken")
@@ -218,6 +222,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
             .consentRequired,
             .oauthError,
             .expiredToken,
+            .providerSignOutIncomplete,
             .invalidToken,
             .insufficientScope,
             .idTokenMalformed,

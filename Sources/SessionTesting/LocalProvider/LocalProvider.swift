@@ -209,6 +209,9 @@ public final class LocalProvider: Sendable {
         engine.decideDeviceSignIn(userCode: userCode, .denied)
     }
 
+    /// How many times a browser came through the end-session endpoint and was signed out.
+    public var endedSessions: Int { engine.withState { $0.endedSessions } }
+
     /// Revokes `accessToken` as an administrator would, without the client knowing: resource
     /// calls with it are refused with `invalid_token` while the client still thinks it fresh.
     public func revoke(accessToken: String) {

@@ -117,6 +117,7 @@ final class LocalProviderEngine: Sendable {
         case .permissionRead: return readPermissions(request)
         case .permissionWrite: return writePermissions(request)
         case .deviceAuthorization: return startDeviceSignIn(request)
+        case .endSession: return endSession(request)
         }
     }
 
@@ -139,6 +140,7 @@ final class LocalProviderEngine: Sendable {
             "jwks_uri": url(.jwks),
             "revocation_endpoint": url(.revocation),
             "device_authorization_endpoint": url(.deviceAuthorization),
+            "end_session_endpoint": url(.endSession),
             "scopes_supported": Self.supportedScopes.sorted(),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],

@@ -64,6 +64,8 @@ struct LocalProviderState: Sendable {
     var log: [LocalProvider.LoggedRequest] = []
     /// Run once an endpoint's answer has been sent (the connection is then closed).
     var answerObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
+    /// How many sessions RP-initiated logouts ended.
+    var endedSessions = 0
     /// Device sign-ins by device code.
     var deviceSignIns: [String: DeviceSignIn] = [:]
     /// The `jti` of each client assertion accepted, until it expires: a second use is a replay.

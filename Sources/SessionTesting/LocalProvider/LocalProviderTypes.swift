@@ -134,6 +134,8 @@ extension LocalProvider {
         case permissionWrite
         /// `/device_authorization` (RFC 8628).
         case deviceAuthorization
+        /// `/end_session` (OpenID Connect RP-Initiated Logout 1.0).
+        case endSession
 
         /// The endpoint's path.
         public var path: String {
@@ -148,6 +150,7 @@ extension LocalProvider {
             case .permissionRead: "/permissions/read"
             case .permissionWrite: "/permissions/write"
             case .deviceAuthorization: "/device_authorization"
+            case .endSession: "/end_session"
             }
         }
 

@@ -114,6 +114,33 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         XCTAssertTrue(message.contains("leave the port out of the redirect URI (http://127.0.0.1/callback)"), message)
     }
 
+    /// RP-initiated logout through the browser: the provider's page sends it back to the
+    /// listener, which tells it the sign-out is done.
+    func testASignOutAtTheProviderComesBackToTheListener() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
+        _ = try await harness.signIn(.login)
+        let (pages, sink) = AsyncStream.makeStream(of: String.self)
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
+            Task {
+                let back = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first { $0.name == "post_logout_redirect_uri" }?.value.flatMap(URL.init(string:))
+                guard let back, let callback = try? await HeadlessUserAgent().authorize(url: url, redirectURI: back),
+                      let page = try? await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback)) else {
+                    sink.yield("browser failed")
+                    return
+                }
+                sink.yield(String(decoding: page.body, as: UTF8.self))
+            }
+        }, showInstruction: { _ in })
+        try await harness.client.signOut(endingProviderSessionWith: agent)
+        var iterator = pages.makeAsyncIterator()
+        let page = await iterator.next() ?? ""
+        XCTAssertTrue(page.contains("Signed out"), page)
+        XCTAssertEqual(harness.provider.endedSessions, 1)
+        let sent = harness.provider.requests(to: .endSession).last?.parameters["post_logout_redirect_uri"] ?? ""
+        XCTAssertTrue(sent.hasPrefix("http://127.0.0.1:") && sent.hasSuffix("/callback"), "the port the agent listened on: \(sent)")
+    }
+
     func testNoBrowserComingBackEndsWithTimeout() async throws {
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
         let agent = LoopbackBrowserAgent(timeout: 0.3, opener: .printOnly, showInstruction: { _ in })

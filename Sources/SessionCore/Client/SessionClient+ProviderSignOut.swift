@@ -1,0 +1,67 @@
+import Foundation
+
+/// OpenID Connect RP-Initiated Logout 1.0: signing out of the provider too, so that its single
+/// sign-on session does not sign the user straight back in.
+extension SessionClient {
+    /// Ends the session here as ``signOut(revokeTokens:)`` does, then ends the user's session at
+    /// the provider: `agent` opens its `end_session_endpoint` with `id_token_hint`, `client_id`,
+    /// `post_logout_redirect_uri` (``SessionConfiguration/postLogoutRedirectURI``, else the
+    /// redirect URI) and a fresh `state`, and the provider's return must carry that `state`.
+    ///
+    /// The order is fixed: revocation, then the local session, then the browser. Whatever the
+    /// browser step does, the session here has ended.
+    /// - Throws: with process `endSession`: `unsupportedProviderFeature`, before anything is
+    ///   cleared, when the provider has no `end_session_endpoint`; the errors of
+    ///   ``signOut(revokeTokens:)`` (the browser step is then not taken);
+    ///   `providerSignOutIncomplete` when the browser step was cancelled, failed, or came back
+    ///   with another `state` — the session here has ended, the provider's may still be open.
+    public func signOut(revokeTokens: Bool = false, endingProviderSessionWith agent: AuthorizationAgent) async throws {
+        try await within(.endSession) {
+            let metadata = try await discover()
+            guard let endpoint = metadata.endSessionEndpoint else {
+                throw SessionError(.unsupportedProviderFeature, process: .endSession,
+                                   message: "the provider has no end_session_endpoint; nothing was signed out")
+            }
+            let idToken = current?.idToken
+            try await signOut(revokeTokens: revokeTokens)
+            let state = try RandomToken.generate()
+            let clientID = configuration.clientID
+            let returnURI = configuration.postLogoutRedirectURI ?? configuration.redirectURI
+            let returned: URL
+            do {
+                returned = try await agent.present(configuredRedirectURI: returnURI) { redirectURI in
+                    try Self.endSessionURL(endpoint, idToken: idToken, clientID: clientID, redirectURI: redirectURI, state: state)
+                }
+            } catch {
+                let why = (error as? SessionError).map { "\($0.code.rawValue): \($0.message)" } ?? "the agent failed with \(type(of: error))"
+                throw Self.incomplete("the provider's sign-out page did not come back (\(why))")
+            }
+            let states = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.queryItems?.filter { $0.name == "state" } ?? []
+            guard states.count == 1, Exact.equal(states[0].value, state) else {
+                throw Self.incomplete("the provider's sign-out came back without this sign-out's state")
+            }
+            log(.info, "signed out at the provider too")
+        }
+    }
+
+    /// The end-session request (RP-Initiated Logout §2), its query appended to any the
+    /// endpoint has.
+    private static func endSessionURL(_ endpoint: URL, idToken: String?, clientID: String, redirectURI: URL, state: String) throws -> URL {
+        var parameters = [("client_id", clientID), ("post_logout_redirect_uri", redirectURI.absoluteString), ("state", state)]
+        if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end_session_endpoint is not a valid URL")
+        }
+        components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [FormEncoding.encode(parameters)])
+            .joined(separator: "&")
+        guard let url = components.url else {
+            throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end-session URL cannot be built")
+        }
+        return url
+    }
+
+    private static func incomplete(_ why: String) -> SessionError {
+        SessionError(.providerSignOutIncomplete, process: .endSession,
+                     message: "signed out here, but \(why): the provider's session may still be open")
+    }
+}
