@@ -142,9 +142,32 @@ extension SessionService {
     /// `didEndSessionWithError` (a failed revocation keeps the session). A waiting `initialize`
     /// still runs first, and the service stays initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        let endOperation = QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
+        end(with: QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
             await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }
-        }
+        })
+    }
+
+    /// Ends the session as ``endSession(revokeTokens:completion:)`` does, then the user's
+    /// session at the provider too: `agent` shows its sign-out page (OpenID Connect RP-Initiated
+    /// Logout; see ``SessionClient/signOut(revokeTokens:endingProviderSessionWith:)``).
+    ///
+    /// Outcome (C17): `didEndSession` once the session here has ended; when the provider's page
+    /// then fails or is cancelled, listeners also hear `didFailToEndProviderSession(error)` and
+    /// the completion gets that `providerSignOutIncomplete` error. A provider without an
+    /// end-session endpoint is `didEndSessionWithError(unsupportedProviderFeature)`, with
+    /// nothing cleared.
+    public func endSession(revokeTokens: Bool = false, endingProviderSessionWith agent: AuthorizationAgent,
+                           completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
+        end(with: QueuedOperation(kind: .endSession, run: { [self] () async -> [Delivery] in
+            let result = await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens, endingProviderSessionWith: agent) }
+            guard case .failure(let error) = result, error.code == .providerSignOutIncomplete else { return [.endSession(result, completion)] }
+            // The session here has ended: said first, then what the provider's step did.
+            return [.endSession(Result<Void, SessionError>.success(()), nil), .providerSignOutFailed(error, completion)]
+        }, fail: { .endSession(.failure($0), completion) }))
+    }
+
+    /// Puts `endOperation` on the line in `endSession`'s way (C7).
+    private func end(with endOperation: QueuedOperation) {
         // One critical section: no operation called meanwhile can slip between the waiting ones
         // ending and this one taking its place.
         let authorization = line.withLock { state -> AuthorizationSession? in

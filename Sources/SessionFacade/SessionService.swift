@@ -9,7 +9,7 @@ import SessionPermissions
 /// Every call of ``initialize(_:permissionCenter:completion:)``, ``getAuthorization(flow:agent:completion:)``,
 /// ``fetchUserInfo(completion:)``, ``fetchPermissions(identifiers:completion:)``,
 /// ``updatePermissions(_:identifiers:completion:)`` or ``endSession(revokeTokens:completion:)``
-/// is an operation with exactly one outcome, delivered by the callback contract (C1–C16 in the
+/// is an operation with exactly one outcome, delivered by the callback contract (C1–C17 in the
 /// module documentation): on ``callbackQueue``, listeners in registration order then the
 /// completion handler, operations one at a time in call order. The service holds no protocol
 /// logic and never blocks a thread waiting for async work.

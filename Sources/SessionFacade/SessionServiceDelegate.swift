@@ -36,6 +36,9 @@ public protocol SessionServiceDelegate: AnyObject {
     /// A device sign-in has its code: show ``DeviceAuthorization/userCode`` and
     /// ``DeviceAuthorization/verificationURI`` (C16). The outcome follows.
     func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization)
+    /// `endSession(endingProviderSessionWith:)` ended the session here, but the provider's
+    /// sign-out page failed or was cancelled: its session may still be open (C17).
+    func didFailToEndProviderSession(_ error: SessionError)
     /// The session ended without `endSession` (a refused refresh, an expired token without a
     /// refresh token, a store that could not save), during whichever operation met it (C15).
     func didLoseSession(_ error: SessionError)
@@ -70,6 +73,8 @@ extension SessionServiceDelegate {
     public func didRefreshSession(_ accessToken: String) {}
     /// Does nothing.
     public func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization) {}
+    /// Does nothing.
+    public func didFailToEndProviderSession(_ error: SessionError) {}
     /// Does nothing.
     public func didLoseSession(_ error: SessionError) {}
 }

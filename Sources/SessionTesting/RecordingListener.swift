@@ -181,6 +181,8 @@ public final class RecordingListener: SessionServiceDelegate, Sendable {
     public func didRefreshSession(_ accessToken: String) { record("didRefreshSession", "token") }
     /// Records the error code.
     public func didLoseSession(_ error: SessionError) { record("didLoseSession", CallbackLog.summary(of: error)) }
+    /// Records the error code.
+    public func didFailToEndProviderSession(_ error: SessionError) { record("didFailToEndProviderSession", CallbackLog.summary(of: error)) }
     /// Records `didReceiveDeviceAuthorization(code)` (the user code is not a secret, but varies).
     public func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization) { record("didReceiveDeviceAuthorization", "code") }
 }

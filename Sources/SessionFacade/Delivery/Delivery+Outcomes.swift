@@ -63,6 +63,11 @@ extension Delivery {
         outcome(result, completion, success: { listener, _ in listener.didEndSession() }, failure: { $0.didEndSessionWithError($1) })
     }
 
+    /// The provider's step of an RP-initiated logout failed after the session here ended (C17).
+    static func providerSignOutFailed(_ error: SessionError, _ completion: (@Sendable (Result<Void, SessionError>) -> Void)?) -> Delivery {
+        Delivery(notify: { $0.didFailToEndProviderSession(error) }, complete: completing(completion, with: .failure(error)))
+    }
+
     /// The delivery of `result`: the listener callback `success` or `failure` names, then the completion.
     private static func outcome<Value: Sendable>(_ result: Result<Value, SessionError>,
                                                  _ completion: (@Sendable (Result<Value, SessionError>) -> Void)?,
