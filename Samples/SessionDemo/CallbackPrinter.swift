@@ -138,5 +138,7 @@ final class CallbackPrinter: SessionServiceDelegate, Sendable {
 
     func didEndSession() { show("didEndSession", "no token is left in memory or in the store") }
 
+    func didFailToEndProviderSession(_ error: SessionError) { show("didFailToEndProviderSession", Self.describe(error), failed: true) }
+
     func didEndSessionWithError(_ error: SessionError) { show("didEndSessionWithError", Self.describe(error), failed: true) }
 }

@@ -22,6 +22,8 @@ struct DemoEnvironment {
     let keepsSession: Bool
     /// Sign in on another device (`--device`).
     var device = false
+    /// End the provider's session too (`--end-provider-session`).
+    var endsProviderSession = false
     /// The flow a plain authorization uses: with a permission center, both.
     var defaultFlow: AuthFlow { permissionCenter == nil ? .login : .loginPermission }
 
@@ -68,7 +70,8 @@ struct DemoEnvironment {
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
-                               hasStoredSession: stored != nil, keepsSession: storeFile != nil, device: options.device)
+                               hasStoredSession: stored != nil, keepsSession: storeFile != nil, device: options.device,
+                               endsProviderSession: options.endsProviderSession)
     }
 
     /// How many refresh-token grants the embedded provider has answered (nil with `--issuer`).

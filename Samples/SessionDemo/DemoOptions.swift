@@ -16,6 +16,8 @@ struct DemoOptions {
     var opensBrowser = true
     /// Sign in on another device (RFC 8628) instead of in a browser here (`--device`).
     var device = false
+    /// End the provider's session too when the walk ends the session (`--end-provider-session`).
+    var endsProviderSession = false
     /// How a confidential client authenticates; the secret or private key comes from a file or the
     /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
@@ -51,6 +53,7 @@ struct DemoOptions {
             case "--scope": scopes += try value(for: argument).split(separator: " ").map(String.init)
             case "--no-browser": opensBrowser = false
             case "--device": device = true
+            case "--end-provider-session": endsProviderSession = true
             case "--client-auth": method = try value(for: argument)
             case "--client-secret-file": secretFile = try value(for: argument)
             case "--client-key-file": keyFile = try value(for: argument)
@@ -134,6 +137,9 @@ struct DemoOptions {
           --device         sign in on another device (RFC 8628): the demo prints a code and a URL to open
                            anywhere; the embedded provider approves it as erika after two polls, a real
                            one when a person does
+          --end-provider-session
+                           end the session at the provider too (RP-initiated logout): its sign-out page is
+                           opened like the sign-in page, and comes back to the redirect URI
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)

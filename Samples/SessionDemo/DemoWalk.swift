@@ -68,8 +68,14 @@ struct DemoWalk {
         if environment.keepsSession {
             console.line("(endSession skipped: the session stays in the store, so the next run restores it)", .quiet)
         } else {
-            step("endSession(revokeTokens: true)")
-            _ = await outcome { try await service.endSession(revokeTokens: true) }
+            if environment.endsProviderSession {
+                step("endSession(revokeTokens: true, endingProviderSessionWith: agent): signed out at the provider too")
+                let agent = environment.agent
+                _ = await outcome { try await service.endSession(revokeTokens: true, endingProviderSessionWith: agent) }
+            } else {
+                step("endSession(revokeTokens: true)")
+                _ = await outcome { try await service.endSession(revokeTokens: true) }
+            }
         }
         return finish(started, outcome: environment.keepsSession ? "session kept" : "session ended")
     }

@@ -57,6 +57,13 @@ extension SessionService {
         try await outcome { endSession(revokeTokens: revokeTokens, completion: $0) }
     }
 
+    /// ``endSession(revokeTokens:endingProviderSessionWith:completion:)``, awaited.
+    /// - Throws: as ``endSession(revokeTokens:)``; `providerSignOutIncomplete` when the session
+    ///   here ended but the provider's sign-out page did not come back.
+    public func endSession(revokeTokens: Bool = false, endingProviderSessionWith agent: AuthorizationAgent) async throws {
+        try await outcome { endSession(revokeTokens: revokeTokens, endingProviderSessionWith: agent, completion: $0) }
+    }
+
     /// Starts an operation with a completion that resumes the caller.
     private func outcome<Value: Sendable>(_ start: (@escaping @Sendable (Result<Value, SessionError>) -> Void) -> Void) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in

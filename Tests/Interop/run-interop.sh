@@ -2,7 +2,7 @@
 # Runs the interop tests against django-oauth-toolkit, a production OpenID provider nobody here
 # wrote: installs it (pinned, Tests/Interop/requirements.txt) into a venv under .build/interop,
 # makes a throwaway Django project instance (sqlite, a fresh RS256 key, PKCE required, refresh
-# rotation with reuse protection, revocation), seeds a user, public clients (one for the device grant) and a confidential one, starts it on
+# rotation with reuse protection, revocation), seeds a user, public clients (one for the device grant) and a confidential one, enables RP-initiated logout, starts it on
 # 127.0.0.1, runs the InteropTests target against it and stops it by PID.
 #
 # The InteropTests target exists only when SESSION_INTEROP=1 (see Package.swift), so plain

@@ -53,6 +53,15 @@ final class SessionDemoTests: XCTestCase {
         Self.assertNoSecrets(run)
     }
 
+    /// `--end-provider-session`: the walk ends with the provider's sign-out too.
+    func testEndingTheProvidersSessionToo() async throws {
+        let run = try await DemoProcess.run(["--end-provider-session"])
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        XCTAssertTrue(run.output.contains("endingProviderSessionWith"), run.output)
+        XCTAssertEqual(run.callbackNames.last, "didEndSession")
+        XCTAssertFalse(run.callbackNames.contains("didFailToEndProviderSession"))
+    }
+
     /// An unreadable session file: the demo says so and names the flag that deletes it; with
     /// the flag, the run starts clean.
     func testAnUnreadableStoreNamesTheWayOutAndTheFlagTakesIt() async throws {

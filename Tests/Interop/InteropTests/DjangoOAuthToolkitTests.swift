@@ -127,6 +127,22 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         }
     }
 
+    /// RP-initiated logout against django-oauth-toolkit: revocation, the local session, then its
+    /// logout endpoint with id_token_hint and a registered return URI, which brings the state back.
+    func testSignOutAtTheProviderToo() async throws {
+        let session = try client()
+        let metadata = try await session.discover()
+        XCTAssertNotNil(metadata.endSessionEndpoint)
+        let tokens = try await session.signIn(agent: user())
+        try await session.signOut(revokeTokens: true, endingProviderSessionWith: user())
+        let remaining = await session.tokens
+        XCTAssertNil(remaining)
+
+        let later = try client()
+        try await later.setTokens(tokens.withExpiry(Date(timeIntervalSinceNow: -60)))
+        _ = await assertThrows(.reauthenticationRequired) { try await later.validTokens() }
+    }
+
     func testDeniedConsentGivesAccessDenied() async throws {
         let session = try client()
         let error = await assertThrows(.accessDenied) { try await session.signIn(agent: user(approves: false)) }

@@ -25,6 +25,7 @@ for client_id in ("interop-app", "interop-demo"):
             "client_type": Application.CLIENT_PUBLIC,
             "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
             "redirect_uris": "http://127.0.0.1/callback com.example.interop:/callback",
+            "post_logout_redirect_uris": "com.example.interop:/callback",
             "algorithm": Application.RS256_ALGORITHM,
             "skip_authorization": False,
             "client_secret": "",

@@ -60,4 +60,6 @@ OAUTH2_PROVIDER = {
     "OAUTH_DEVICE_VERIFICATION_URI": os.environ.get("INTEROP_BASE_URL", "") + "/o/device/",
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": os.environ.get("INTEROP_BASE_URL", "") + "/o/device/?user_code={user_code}",
     "DEVICE_FLOW_INTERVAL": 1,
+    # RP-initiated logout: discovery names the end_session_endpoint.
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
 }
