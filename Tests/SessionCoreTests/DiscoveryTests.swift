@@ -37,7 +37,12 @@ final class DiscoveryTests: XCTestCase {
         insecure["token_endpoint"] = "http://op.example/token"
         var notArray = FakeProvider.defaultDiscovery()
         notArray["code_challenge_methods_supported"] = "S256"
-        for document in [missing, wrongType, insecure, notArray] {
+        // The endpoints the browser or the device grant is sent to are held to the same rule.
+        var insecureEndSession = FakeProvider.defaultDiscovery()
+        insecureEndSession["end_session_endpoint"] = "http://op.example/logout"
+        var insecureDevice = FakeProvider.defaultDiscovery()
+        insecureDevice["device_authorization_endpoint"] = "http://op.example/device"
+        for document in [missing, wrongType, insecure, notArray, insecureEndSession, insecureDevice] {
             let (client, _) = try client(serving: document)
             await assertSessionError(.invalidDiscoveryDocument, process: .configuration) { try await client.discover() }
         }

@@ -50,6 +50,17 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 5 + 10 + 15)
     }
 
+    /// A provider that answers slow_down for ever cannot keep the client polling past the
+    /// codes' expiry.
+    func testSlowDownForEverEndsAtTheExpiry() async throws {
+        let harness = try harness { $0.deviceCodeLifetime = 120 }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.inject(.status(400, body: #"{"error":"slow_down"}"#), at: .token, times: nil)
+        await assertSessionError(.expiredToken) { try await client.completeDeviceAuthorization(authorization) }
+        XCTAssertLessThanOrEqual(harness.provider.requests(to: .token).count, 6, "5 + 10 + 15 + 20 + 25 + 30 s, then the expiry")
+    }
+
     func testAServerFailureOrALostPollKeepsPolling() async throws {
         let harness = try harness()
         let client = try client(harness)
