@@ -41,6 +41,19 @@ final class DeviceAuthorizationOrderTests: XCTestCase {
         ])
     }
 
+    /// `endSession` ends a device sign-in that is still polling, as it ends a browser sign-in.
+    func testEndSessionEndsAPollingDeviceSignIn_C16_C7() async throws {
+        let facade = try makeFacade { $0.deviceCodeLifetime = 86_400 }
+        await facade.initialize()
+        let service = facade.service, log = facade.log
+        service.getDeviceAuthorization(flow: .login, codeHandler: { _ in service.endSession(completion: log.completion("endSession")) },
+                                       completion: log.completion("device"))
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
+            "A.didReceiveDeviceAuthorization(code)", "A.didFinishAuthenticationWithError(sessionEnded)", "completion.device(sessionEnded)",
+            "A.didEndSession()", "completion.endSession(success)",
+        ])
+    }
+
     func testTheAsyncFormReturnsTheTokens() async throws {
         let facade = try makeFacade()
         await facade.initialize()
