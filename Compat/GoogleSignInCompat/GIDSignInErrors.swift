@@ -30,7 +30,8 @@ enum GIDSignInErrors {
 
     static func make(_ error: SessionError) -> NSError {
         let code: GIDSignInErrorCode = switch error.code {
-        case .cancelled: .canceled
+        // GIDSignIn.m (6.0.0) reports a declined consent, `access_denied`, as a cancel.
+        case .cancelled, .accessDenied: .canceled
         case .notAuthenticated: .hasNoAuthInKeychain
         case .storageFailed, .storageCorrupt: .keychain
         default: .unknown

@@ -36,8 +36,10 @@ extension GrabIdPartner {
             // and, without an agent, the login ends there, as GrabID's did once its page was shown.
             let observed = ObservedAuthorizationAgent(agent ?? entry.service.externalRedirectAgent) { request in
                 loginSession.begin(request)
-                entry.withLock { $0.loginPageOpen = true }
-                if agent == nil { queue.async { done.call(nil) } }
+                entry.withLock { entryState in
+                    entryState.loginPageOpen = true
+                    if agent == nil { entryState.pagePresented = { done.call(nil) } }
+                }
             }
             entry.service.getAuthorization(flow: .login, agent: observed, tokensCompletion: { result in
                 if case .success(let tokens) = result { loginSession.adopt(tokens) }

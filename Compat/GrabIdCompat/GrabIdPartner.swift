@@ -134,7 +134,14 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
         guard created else { return entry }
         let state = state
         entry.service.callbackQueue = callbackQueue
-        entry.service.authorizationURLHandler = { url in state.withLock { $0.urlHandler }?(url) }
+        // On the callback queue: the app's handler shows the page, then the login completes.
+        entry.service.authorizationURLHandler = { [weak entry] url in
+            state.withLock { $0.urlHandler }?(url)
+            entry?.withLock { entryState in
+                defer { entryState.pagePresented = nil }
+                return entryState.pagePresented
+            }?()
+        }
         entry.service.initialize(configuration: { try session.configuration() }) { result in
             if case .failure(let error) = result { entry.withLock { $0.initializationError = error } }
         }

@@ -17,6 +17,9 @@ final class GrabIdPartnerState: Sendable {
             var pendingExchange: Completion?
             /// A login page was shown and `loginCompleted` has not closed it yet.
             var loginPageOpen = false
+            /// Runs once the URL handler has been given the login page: a login without an
+            /// agent completes then, as GrabID's did after presenting its Safari view.
+            var pagePresented: (@Sendable () -> Void)?
         }
 
         let service: SessionService

@@ -60,14 +60,19 @@ final class GoogleSignInSequenceTests: GoogleSignInTestCase {
         XCTAssertFalse(app.signIn.hasPreviousSignIn())
     }
 
-    func testCancellingIsCanceled() async throws {
-        let log = CallbackLog()
-        let app = makeApp(log)
-        provider.scriptConsent(.cancel)
-        app.signInTapped()
-        _ = await log.waitForEvents(1)
-        XCTAssertEqual(log.transcript, ["app.didSignIn(canceled)"])
+    /// Closing the page and declining consent (`error=access_denied`) are both a cancel, as
+    /// GIDSignIn.m 6.0.0 (lines 483–486) reports a declined consent.
+    func testCancellingOrDecliningIsCanceled() async throws {
+        for decision in [LocalProvider.ConsentDecision.cancel, .deny] {
+            let log = CallbackLog()
+            let app = makeApp(log)
+            provider.scriptConsent(decision)
+            app.signInTapped()
+            _ = await log.waitForEvents(1)
+            XCTAssertEqual(log.transcript, ["app.didSignIn(canceled)"], "\(decision)")
+        }
     }
+
 
     func testHandleCompletesASignInOnTheExternalPath() async throws {
         let log = CallbackLog()

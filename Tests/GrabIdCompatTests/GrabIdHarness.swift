@@ -23,11 +23,15 @@ struct GrabIdHarness {
     var discoveryURL: String { settings["ServiceDiscoveryUrl"] as? String ?? "" }
 
     /// Takes the agent away: login page URLs come out of the returned iterator, as GrabID showed
-    /// them in a Safari view, and the app hands redirects to `exchangeToken`.
-    func openedLoginPages() -> AsyncStream<URL>.Iterator {
+    /// them in a Safari view, and the app hands redirects to `exchangeToken`. With `recorded`,
+    /// each page shown is also in the log, as `browser.opened()`.
+    func openedLoginPages(recorded: Bool = false) -> AsyncStream<URL>.Iterator {
         partner.authorizationAgent = nil
         let (urls, sink) = AsyncStream.makeStream(of: URL.self)
-        partner.authorizationURLHandler = { sink.yield($0) }
+        partner.authorizationURLHandler = { [log] url in
+            if recorded { log.record("browser", "opened", "") }
+            sink.yield(url)
+        }
         return urls.makeAsyncIterator()
     }
 

@@ -19,12 +19,13 @@ final class GrabIdSequenceTests: XCTestCase {
 
     func testAVerbatimPortLogsInThenHandsTheRedirectToExchangeToken() async throws {
         let harness = try makeGrabIdHarness()
-        var pages = harness.openedLoginPages()
+        var pages = harness.openedLoginPages(recorded: true)
         harness.app.signInWithLoginConfig()
         let page = await pages.next()
-        _ = await harness.log.waitForEvents(2)
-        // GrabID's login ends once the page is shown; the session then holds the login's security values.
-        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "app.login(nil)"])
+        _ = await harness.log.waitForEvents(3)
+        // GrabID's login ends once the page is shown (GrabIdPartnerLogin.swift `webLogin`: present, then
+        // completion); the session then holds the login's security values.
+        XCTAssertEqual(harness.log.transcript, ["app.loadLoginSession(nil)", "browser.opened()", "app.login(nil)"])
         let session = try XCTUnwrap(harness.app.loginSession)
         let sent = query(page)
         XCTAssertEqual(session.state, sent["state"])
@@ -34,7 +35,7 @@ final class GrabIdSequenceTests: XCTestCase {
 
         let redirect = try await harness.redirect(after: page)
         harness.app.application(open: redirect)
-        _ = await harness.log.waitForEvents(3)
+        _ = await harness.log.waitForEvents(4)
         XCTAssertEqual(harness.log.transcript.last, "app.exchangeToken(nil closed=true)")
         XCTAssertEqual(session.code, query(redirect)["code"])
         XCTAssertNotNil(session.accessToken)
@@ -42,7 +43,7 @@ final class GrabIdSequenceTests: XCTestCase {
         XCTAssertEqual(session.tokenType, "Bearer", "as the provider sent it")
         XCTAssertTrue(harness.app.hasValidAccessToken)
         harness.app.closeLogin()
-        _ = await harness.log.waitForEvents(5)
+        _ = await harness.log.waitForEvents(6)
         XCTAssertEqual(Array(harness.log.transcript.suffix(2)), ["app.loginCompleted(done)", "app.loginCompleted(closed=false)"],
                        "exchangeToken's completion already closed the page")
     }
