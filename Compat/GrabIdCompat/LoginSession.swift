@@ -34,6 +34,9 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
         var idTokenClaims: [String: JSONValue] = [:]
         var refreshToken: String?
         var accessTokenExpiresAt: Date?
+        /// The endpoints GrabID kept with a session, by their archive keys (`tokenEndpoint`,
+        /// `authorizationEndpoint`, `idTokenVerificationEndpoint`, `clientPublicInfoEndpoint`).
+        var endpoints: [String: String] = [:]
         /// Never archived: a secret stays out of every store.
         var clientAuthentication = ClientAuthentication.none
     }
@@ -70,7 +73,8 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
     // MARK: NSCoding
 
     /// Archives what GrabID archives: the security values, the token type and expiry, the
-    /// discovery URL and the hints. Tokens are not archived (GrabID kept them in the Keychain).
+    /// discovery URL, the endpoints a session knows and the hints. Tokens are not archived
+    /// (GrabID kept them in the Keychain).
     public func encode(with coder: NSCoder) {
         let values = withValues { $0 }
         coder.encode(values.code, forKey: "code")
@@ -81,21 +85,28 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
         coder.encode(values.tokenType, forKey: "tokenType")
         coder.encode(values.nonce, forKey: "nonce")
         coder.encode(values.serviceDiscoveryUrl, forKey: "serviceDiscoveryUrl")
+        for key in Self.endpointKeys { coder.encode(values.endpoints[key], forKey: key) }
         coder.encode(values.idTokenHint, forKey: "idTokenHint")
         coder.encode(values.prompt, forKey: "prompt")
     }
 
+    /// The endpoint keys of GrabID's archive (GrabIdPartnerLogin.swift 1.0.6, lines 102–105).
+    static let endpointKeys = ["tokenEndpoint", "authorizationEndpoint", "idTokenVerificationEndpoint", "clientPublicInfoEndpoint"]
+
     /// Unarchives a session as GrabID does: the client ID, scope and redirect URL are not
     /// archived, so they come back as `""`, `""` and `temp`, and `request` as `""`.
     public required init?(coder: NSCoder) {
-        func string(_ key: String) -> String? { coder.decodeObject(forKey: key) as? String }
+        // An archive without a key (an older SDK's) reads as nil, never as a decoding failure.
+        func object(_ key: String) -> Any? { coder.containsValue(forKey: key) ? coder.decodeObject(forKey: key) : nil }
+        func string(_ key: String) -> String? { object(key) as? String }
         clientId = ""
         values = Locked(Values(redirectUrl: URL(string: "temp") ?? URL(fileURLWithPath: "temp"), scope: "", hint: string("hint") ?? "",
                         idTokenHint: string("idTokenHint") ?? "", prompt: string("prompt") ?? "", request: "", acrValues: nil,
                         serviceDiscoveryUrl: string("serviceDiscoveryUrl") ?? "", code: string("code"),
                         codeVerifier: string("codeVerifier"), state: string("state"), nonce: string("nonce"),
                         tokenType: string("tokenType"),
-                        accessTokenExpiresAt: coder.decodeObject(forKey: "accessTokenExpiresAt") as? Date))
+                        accessTokenExpiresAt: object("accessTokenExpiresAt") as? Date,
+                        endpoints: Dictionary(uniqueKeysWithValues: Self.endpointKeys.compactMap { key in string(key).map { (key, $0) } })))
         super.init()
     }
 
@@ -147,7 +158,10 @@ open class LoginSession: NSObject, NSCoding, @unchecked Sendable {
 
     /// Takes the security values of the authorization request a login just built.
     func begin(_ request: AuthorizationRequest) {
+        var endpoint = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        endpoint?.query = nil
         withValues {
+            if let authorization = endpoint?.string { $0.endpoints["authorizationEndpoint"] = authorization }
             $0.state = request.state
             $0.nonce = request.nonce
             $0.codeVerifier = request.codeVerifier

@@ -114,6 +114,23 @@ final class GrabIdPublicAPITests: XCTestCase {
         XCTAssertEqual(restored.request, "")
     }
 
+    /// GrabID's archive keys, the four endpoints included: a session read from an archive
+    /// GrabID wrote keeps them and writes them back. An archive that lacks the other keys reads
+    /// them as absent.
+    func testLoginSessionsKeepGrabIdsEndpointKeys() throws {
+        let endpoints = ["tokenEndpoint": "https://id.example/token", "authorizationEndpoint": "https://id.example/authorize",
+                         "idTokenVerificationEndpoint": "https://id.example/verify", "clientPublicInfoEndpoint": "https://id.example/client"]
+        let written = try NSKeyedArchiver.archivedData(withRootObject: GrabIdShapedArchive(endpoints), requiringSecureCoding: false)
+        let session = try XCTUnwrap(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(written) as? LoginSession)
+
+        let rewritten = try NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: false)
+        let reader = try NSKeyedUnarchiver(forReadingFrom: rewritten)
+        reader.requiresSecureCoding = false
+        reader.setClass(GrabIdShapedArchive.self, forClassName: NSStringFromClass(LoginSession.self))
+        let read = try XCTUnwrap(reader.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? GrabIdShapedArchive)
+        XCTAssertEqual(read.values, endpoints)
+    }
+
     func testCreateLoginSessionChecksAsGrabIdDoes() {
         let partner = GrabIdPartner(callbackQueue: .main)
         let cases: [(String?, String?, String?, String?, GrabIdPartnerErrorCode?)] = [
@@ -192,5 +209,27 @@ final class GrabIdPublicAPITests: XCTestCase {
         wait(for: [loggedOut], timeout: 10)
         XCTAssertFalse(partner.isValidAccessToken(loginSession: session))
         XCTAssertFalse(partner.loginCompleted(loginSession: session), "no login page was shown")
+    }
+}
+
+/// An archive with GrabID's endpoint keys, under LoginSession's class name: what GrabID's
+/// `encode(with:)` left, as far as these keys go.
+final class GrabIdShapedArchive: NSObject, NSCoding {
+    let values: [String: String]
+
+    init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    /// Archived under LoginSession's class name, as GrabID's session was.
+    override var classForKeyedArchiver: AnyClass? { LoginSession.self }
+
+    func encode(with coder: NSCoder) {
+        for (key, value) in values { coder.encode(value, forKey: key) }
+    }
+
+    init?(coder: NSCoder) {
+        values = Dictionary(uniqueKeysWithValues: ["tokenEndpoint", "authorizationEndpoint", "idTokenVerificationEndpoint", "clientPublicInfoEndpoint"]
+            .compactMap { key in coder.containsValue(forKey: key) ? (coder.decodeObject(forKey: key) as? String).map { (key, $0) } : nil })
     }
 }
