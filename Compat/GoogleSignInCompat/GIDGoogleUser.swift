@@ -3,7 +3,7 @@ import SessionCore
 import SessionFacade
 
 /// The signed-in user's basic profile (from UserInfo, when `shouldFetchBasicProfile`).
-public final class GIDProfileData: NSObject, Sendable {
+public final class GIDProfileData: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// `email`.
     public let email: String!
     /// The full name.
@@ -24,6 +24,39 @@ public final class GIDProfileData: NSObject, Sendable {
         picture = info.picture
         hasImage = picture != nil
     }
+
+    // MARK: NSSecureCoding and NSCopying, under GIDProfileData.m's keys (6.0.0)
+
+    /// True: the profile decodes only strings and a URL.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the profile: `email`, `name`, `given_name`, `family_name`, `image_url`.
+    public func encode(with coder: NSCoder) {
+        coder.encode(email, forKey: "email")
+        coder.encode(name, forKey: "name")
+        coder.encode(givenName, forKey: "given_name")
+        coder.encode(familyName, forKey: "family_name")
+        coder.encode(picture, forKey: "image_url")
+    }
+
+    /// Reads a profile archived by ``encode(with:)`` or by Google Sign-In (whose older archives
+    /// kept the image as the string `picture`); a key the archive lacks reads as nil.
+    public init?(coder: NSCoder) {
+        func string(_ key: String) -> String? {
+            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
+        }
+        email = string("email")
+        name = string("name")
+        givenName = string("given_name")
+        familyName = string("family_name")
+        let imageURL = coder.containsValue(forKey: "image_url") ? coder.decodeObject(of: NSURL.self, forKey: "image_url") as URL? : nil
+        picture = imageURL ?? string("picture").flatMap(URL.init(string:))
+        hasImage = picture != nil
+        super.init()
+    }
+
+    /// The profile itself: it never changes.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// The profile image URL; the size hint is passed on as Google's `sz` parameter.
     public func imageURL(withDimension dimension: UInt) -> URL! {

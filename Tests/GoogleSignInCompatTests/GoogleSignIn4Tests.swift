@@ -109,6 +109,12 @@ final class GoogleSignIn4Tests: GoogleSignInTestCase {
                        ["erika@example.com", "Erika Mustermann", "Erika", "Mustermann"])
         XCTAssertFalse(profile.hasImage)
         XCTAssertNil(profile.imageURL(withDimension: 96), "LocalProvider sends no picture")
+        // NSSecureCoding and NSCopying, as GIDProfileData conforms since 4.x.
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: profile, requiringSecureCoding: true)
+        let restored = try XCTUnwrap(try NSKeyedUnarchiver.unarchivedObject(ofClass: GIDProfileData.self, from: archive))
+        XCTAssertEqual([restored.email, restored.name, restored.givenName, restored.familyName],
+                       [profile.email, profile.name, profile.givenName, profile.familyName])
+        XCTAssertTrue(profile.copy() as AnyObject === profile, "immutable: a copy is the profile itself")
         let authentication: GIDAuthentication = try XCTUnwrap(user.authentication)
         XCTAssertEqual(authentication.clientID, "session-demo")
         XCTAssertNotNil(authentication.accessToken)
