@@ -92,8 +92,13 @@ final class GoogleSignInSequenceTests: GoogleSignInTestCase {
     }
 }
 
-/// Google Sign-In's error codes keep their raw values.
+/// Google Sign-In's error codes, and its button's style and colour scheme, keep their raw values.
 final class GoogleSignInErrorCodeTests: XCTestCase {
+    func testButtonEnums() {
+        XCTAssertEqual(GIDSignInButtonStyle.allCases.map(\.rawValue), [0, 1, 2])
+        XCTAssertEqual(GIDSignInButtonColorScheme.allCases.map(\.rawValue), [0, 1])
+    }
+
     func testErrorCodes() {
         XCTAssertEqual(kGIDSignInErrorDomain, "com.google.GIDSignIn")
         XCTAssertEqual([GIDSignInErrorCode.unknown, .keychain, .hasNoAuthInKeychain, .canceled, .EMM].map { $0.rawValue }, [-1, -2, -4, -5, -6])

@@ -11,6 +11,9 @@ import Foundation
     open var window: UIWindow? { fatalError("declaration only") }
 }
 
+/// https://developer.apple.com/documentation/uikit/uicontrol
+@MainActor open class UIControl: UIView {}
+
 /// https://developer.apple.com/documentation/uikit/uiwindow
 @MainActor open class UIWindow: UIView {
     /// https://developer.apple.com/documentation/uikit/uiwindow/iskeywindow
