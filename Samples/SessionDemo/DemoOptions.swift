@@ -102,8 +102,12 @@ struct DemoOptions {
     /// The secret or key text, from `file` or else the environment's `variable`.
     private static func credential(file: String?, option: String, variable: String, method: String) throws -> String {
         if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw UsageError(message: "\(option): cannot read \(file)") }
-            return text
+            // Read only a regular file: a FIFO would block the demo until something wrote to it.
+            do {
+                return String(decoding: try RegularFile.read(file, limit: 1 << 16), as: UTF8.self)
+            } catch let refusal as RegularFile.Refusal {
+                throw UsageError(message: "\(option): \(refusal.reason)")
+            }
         }
         guard let fromEnvironment = ProcessInfo.processInfo.environment[variable] else {
             throw UsageError(message: "--client-auth \(method) needs \(option) or \(variable)")

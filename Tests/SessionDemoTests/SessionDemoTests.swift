@@ -177,6 +177,15 @@ final class SessionDemoTests: XCTestCase {
         let missing = try await DemoProcess.run(["--issuer", provider.issuer.absoluteString, "--client-id", "server-app", "--client-auth", "basic"],
                                                 environment: ["SESSION_DEMO_CLIENT_SECRET": ""])
         XCTAssertEqual(missing.status, 2, missing.errorOutput)
+
+        // A FIFO as the secret file is refused at once instead of blocking the demo.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("secret-fifo-\(UUID().uuidString)")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let blocked = try await DemoProcess.run(["--issuer", provider.issuer.absoluteString, "--client-id", "server-app",
+                                                 "--client-auth", "basic", "--client-secret-file", fifo.path])
+        XCTAssertEqual(blocked.status, 2, blocked.errorOutput)
+        XCTAssertTrue(blocked.errorOutput.contains("is not a regular file"), blocked.errorOutput)
     }
 
     /// A confidential client signs in with `private_key_jwt`, its key read from the environment

@@ -37,14 +37,15 @@ public struct ClientSigningKey: Sendable, Equatable, CustomStringConvertible, Cu
     }
 
     /// Reads the PEM key file at `url`.
-    /// - Throws: ``SessionError`` `invalidConfiguration` when the file cannot be read, or as
-    ///   ``init(pem:keyID:)``.
+    /// - Throws: ``SessionError`` `invalidConfiguration` when the file cannot be read or is not a
+    ///   regular file (a FIFO is refused at once, never waited on), or as ``init(pem:keyID:)``.
     public init(contentsOf url: URL, keyID: String? = nil) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw Self.failure("cannot read \(url.path)")
+            // A FIFO or device in its place is refused at once rather than read (or waited on).
+            data = try RegularFile.read(url.path, limit: 1 << 16)
+        } catch let refusal as RegularFile.Refusal {
+            throw Self.failure(refusal.reason)
         }
         guard let pem = String(data: data, encoding: .utf8) else { throw Self.failure("\(url.path) is not PEM text") }
         try self.init(pem: pem, keyID: keyID)

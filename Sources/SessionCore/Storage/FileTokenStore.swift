@@ -150,17 +150,10 @@ public struct FileTokenStore: TokenStore, ProviderDocumentStore {
         }
         defer { close(descriptor) }
         try restrictToOwner(descriptor)
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw posixFailure("cannot read the session file")
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-            guard data.count <= StoredSessionCodec.maximumSize else { throw failure(.storageCorrupt, "the session file is larger than 1 MiB") }
+        switch RegularFile.contents(of: descriptor, limit: StoredSessionCodec.maximumSize) {
+        case .data(let data): return data
+        case .tooLarge: throw failure(.storageCorrupt, "the session file is larger than 1 MiB")
+        case .failed: throw posixFailure("cannot read the session file")
         }
     }
 

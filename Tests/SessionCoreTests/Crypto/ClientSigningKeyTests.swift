@@ -90,6 +90,18 @@ final class ClientSigningKeyTests: XCTestCase {
         XCTAssertThrowsError(try ClientSigningKey(contentsOf: URL(fileURLWithPath: "/nonexistent/key.pem")))
     }
 
+    /// A FIFO where the key file should be is refused at once; reading it would wait for a
+    /// writer for ever.
+    func testAFIFOInPlaceOfTheKeyFileIsRefusedAtOnce() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("key-fifo-\(UUID().uuidString)")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        XCTAssertThrowsError(try ClientSigningKey(contentsOf: fifo)) { error in
+            XCTAssertEqual((error as? SessionError)?.code, .invalidConfiguration)
+            XCTAssertTrue((error as? SessionError)?.message.contains("is not a regular file") == true, "\(error)")
+        }
+    }
+
     /// An EC key file whose attached public point belongs to another key signs assertions no
     /// provider accepts: refused when it is read, not at the first sign-in.
     func testAKeyWhosePublicHalfIsAnothersIsRefused() throws {
