@@ -20,8 +20,9 @@ import SessionCore
 /// address (DNS rebinding) is refused; and the server makes room for the browser among idle or
 /// slowly arriving connections.
 ///
-/// The printed URL necessarily carries the request's `state`, `nonce` and PKCE challenge; it is
-/// meant for the user's eyes, not for a log.
+/// The printed URL necessarily carries the request's `state`, `nonce` and PKCE challenge (a
+/// sign-out URL: the ID token as `id_token_hint`); it is meant for the user's eyes, not for a
+/// log, so point `showInstruction` at the terminal, never at a log file.
 public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// How the authorization URL reaches a browser.
     public enum Opener: Sendable {

@@ -50,14 +50,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         if let loginHint = configuration.loginHint { parameters.append(("login_hint", loginHint)) }
         parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 
-        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
-            throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization endpoint is not a valid URL")
-        }
-        // Keep any query the endpoint already has (OIDC Core §3.1.2.1 allows it).
-        let existing = components.percentEncodedQuery.map { [$0] } ?? []
-        components.percentEncodedQuery = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
-        guard let url = components.url else {
-            throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization URL cannot be built")
+        // Any query the endpoint already has stays (OIDC Core §3.1.2.1 allows it).
+        guard let url = FormEncoding.url(metadata.authorizationEndpoint, appending: parameters) else {
+            throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization URL cannot be built")
         }
         self.url = url
         self.redirectURI = redirectURI

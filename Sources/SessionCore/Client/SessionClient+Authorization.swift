@@ -16,11 +16,7 @@ extension SessionClient {
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
     func beginAuthorization(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
-        let scopes = scopes ?? configuration.defaultScopes
-        guard !scopes.isEmpty, scopes.allSatisfy(SessionConfiguration.isScope) else {
-            throw SessionError(.invalidConfiguration, process: .authentication,
-                               message: "the scopes must be one or more scope tokens (RFC 6749 §3.3)")
-        }
+        let scopes = try configuration.requestedScopes(scopes, allowingNone: false)
         guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
             throw SessionError(.invalidConfiguration, process: .authentication,

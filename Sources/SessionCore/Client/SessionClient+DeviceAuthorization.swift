@@ -18,10 +18,7 @@ extension SessionClient {
     ///   transport errors. All with process `authentication`.
     public func beginDeviceAuthorization(scopes: [String]? = nil) async throws -> DeviceAuthorization {
         try await within(.authentication) {
-            let scopes = scopes ?? configuration.defaultScopes
-            guard scopes.allSatisfy(SessionConfiguration.isScope) else {
-                throw SessionError(.invalidConfiguration, process: .authentication, message: "the scopes must be scope tokens (RFC 6749 §3.3)")
-            }
+            let scopes = try configuration.requestedScopes(scopes, allowingNone: true)
             let metadata = try await discover()
             guard let endpoint = configuration.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {
                 throw SessionError(.unsupportedProviderFeature, process: .authentication,
@@ -80,13 +77,14 @@ extension SessionClient {
                     continue
                 }
                 if response.status != 200 {
-                    switch OAuthErrorResponse(json: response.body)?.error {
-                    case "authorization_pending": continue
-                    case "slow_down":
+                    // RFC 8628 §3.5's codes, compared exactly as every protocol string is.
+                    let error = OAuthErrorResponse(json: response.body)?.error
+                    if Exact.equal(error, "authorization_pending") { continue }
+                    if Exact.equal(error, "slow_down") {
                         interval += 5
                         continue
-                    default: throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
                     }
+                    throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
                 }
                 let tokens = try await deviceTokens(response, scopes: authorization.scopes, metadata: metadata)
                 try await persist(tokens, ifGeneration: startGeneration)

@@ -36,7 +36,7 @@ extension SessionClient {
                 let why = (error as? SessionError).map { "\($0.code.rawValue): \($0.message)" } ?? "the agent failed with \(type(of: error))"
                 throw Self.incomplete("the provider's sign-out page did not come back (\(why))")
             }
-            let states = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.queryItems?.filter { $0.name == "state" } ?? []
+            let states = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
             guard states.count == 1, Exact.equal(states[0].value, state) else {
                 throw Self.incomplete("the provider's sign-out came back without this sign-out's state")
             }
@@ -49,12 +49,7 @@ extension SessionClient {
     private static func endSessionURL(_ endpoint: URL, idToken: String?, clientID: String, redirectURI: URL, state: String) throws -> URL {
         var parameters = [("client_id", clientID), ("post_logout_redirect_uri", redirectURI.absoluteString), ("state", state)]
         if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
-        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
-            throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end_session_endpoint is not a valid URL")
-        }
-        components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [FormEncoding.encode(parameters)])
-            .joined(separator: "&")
-        guard let url = components.url else {
+        guard let url = FormEncoding.url(endpoint, appending: parameters) else {
             throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end-session URL cannot be built")
         }
         return url

@@ -95,7 +95,7 @@ extension SessionClient {
     /// True for a resource server's refusal of the token itself (RFC 6750 §3.1).
     private static func refusesToken(_ response: HTTPResponse) -> Bool {
         response.status == 401
-            && response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:))?.error == "invalid_token"
+            && Exact.equal(response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:))?.error, "invalid_token")
     }
 
     /// Runs `body`, attributing any ``SessionError`` to `process`: the call the app made, whose

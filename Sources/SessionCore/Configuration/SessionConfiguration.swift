@@ -155,8 +155,17 @@ public struct SessionConfiguration: Sendable, Equatable {
         return (["openid"] + scopes).filter { seen.insert($0).inserted }
     }
 
-    /// True for a valid scope token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`.
-    static func isScope(_ value: String) -> Bool { isScopeToken(value) }
+    /// The scopes a sign-in asks for: `scopes`, or ``defaultScopes`` when nil.
+    /// - Throws: `invalidConfiguration` (process `authentication`) for a value that is not a scope
+    ///   token (RFC 6749 §3.3), or an empty list unless `allowingNone`.
+    func requestedScopes(_ scopes: [String]?, allowingNone: Bool) throws -> [String] {
+        let scopes = scopes ?? defaultScopes
+        guard allowingNone || !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else {
+            throw SessionError(.invalidConfiguration, process: .authentication,
+                               message: "the scopes must be \(allowingNone ? "" : "one or more ")scope tokens (RFC 6749 §3.3)")
+        }
+        return scopes
+    }
 
     private static func validateRedirectURI(_ uri: URL, invalid: (String) -> SessionError) throws {
         guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: false),

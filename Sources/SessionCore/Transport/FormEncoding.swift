@@ -6,6 +6,14 @@ package enum FormEncoding {
         parameters.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
+    /// `endpoint` with `parameters` appended to its query, keeping any query it already has (a
+    /// provider may put one in an endpoint it publishes); nil when no URL can be made of it.
+    package static func url(_ endpoint: URL, appending parameters: [(String, String)]) -> URL? {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return nil }
+        components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [encode(parameters)]).joined(separator: "&")
+        return components.url
+    }
+
     /// Every UTF-8 byte but `A-Z a-z 0-9 - . _ *` as `%XX` (uppercase hex).
     package static func escape(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)

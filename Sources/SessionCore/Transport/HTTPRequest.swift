@@ -25,7 +25,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// True for the idempotent methods (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, PUT, DELETE), which
     /// may be sent again after a refused token without doing twice what they ask.
     var mayBeSentTwice: Bool {
-        ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].contains(method.uppercased())
+        // Method names are case-sensitive (RFC 9110 §9.1): "get" is not GET.
+        Exact.contains(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"], method)
     }
 
     /// This request with `Authorization: Bearer token`, replacing any Authorization header (any spelling).

@@ -68,7 +68,7 @@ extension LocalProviderEngine {
     /// require: the type, the signature by the registered key and algorithm, `iss` and `sub`
     /// the client, `aud` this token endpoint, a near `exp`, and a `jti` never seen before.
     private func check(_ assertion: ParsedAssertion, type: String?, clientID: String, key: JSONWebKey) -> String? {
-        guard type == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" else { return "client_assertion_type is not jwt-bearer" }
+        guard Exact.equal(type, "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") else { return "client_assertion_type is not jwt-bearer" }
         let (jws, claims) = (assertion.jws, assertion.claims)
         guard Exact.equal(jws.header["alg"]?.stringValue, key.alg), let algorithm = key.alg.flatMap(JWSAlgorithm.init(rawValue:)) else {
             return "the client assertion is not signed with the registered key's algorithm"
