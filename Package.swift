@@ -3,7 +3,8 @@ import PackageDescription
 
 // SessionService: an OpenID Connect client whose modern core (SessionCore) is wrapped by a
 // legacy-style facade. Dependencies point one way: facade -> core -> CLibCrypto on Linux, the only
-// crypto library (Sources/SessionCore/Crypto/ holds every call of it). The agents that
+// crypto library (Sources/SessionCore/Crypto/ holds every call of it), and core -> CLibCurl on
+// Linux, its HTTP (Sources/SessionCore/Transport/Curl/). The agents that
 // show the provider's page live beside the core, each in a module of its own: SessionLoopback
 // (the browser and a loopback listener, the only user of LoopbackHTTP's sockets besides tests)
 // and SessionWebAuthentication (AuthenticationServices' in-app browser session on Apple
@@ -37,11 +38,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // HTTP on Linux goes through libcurl rather than FoundationNetworking, whose cookie
+        // storage leaves a directory in $XDG_DATA_HOME (CurlTransport).
+        .systemLibrary(
+            name: "CLibCurl",
+            path: "Sources/CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "LoopbackHTTP"),
         .target(
             name: "SessionCore",
             dependencies: [
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+                .target(name: "CLibCurl", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "SessionLoopback", dependencies: ["SessionCore", "LoopbackHTTP"]),

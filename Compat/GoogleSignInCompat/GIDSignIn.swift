@@ -55,7 +55,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     public let callbackQueue: DispatchQueue
 
     /// Creates an instance (``sharedInstance()`` uses the defaults).
-    public init(transport: HTTPTransport = URLSessionTransport(), callbackQueue: DispatchQueue = .main) {
+    public init(transport: HTTPTransport = PlatformDefaults.httpTransport(), callbackQueue: DispatchQueue = .main) {
         self.transport = transport
         self.callbackQueue = callbackQueue
     }

@@ -35,7 +35,7 @@ public final class YeboID: Sendable {
     /// - Throws: as ``init(clientID:redirectURI:)``; `storage_failed` when the default store
     ///   has no place to live.
     public init(issuer: URL, clientID: String, redirectURI: URL, scopes: [String] = YeboID.defaultScopes,
-                store: YeboIDTokenStore?, transport: HTTPTransport = URLSessionTransport()) throws {
+                store: YeboIDTokenStore?, transport: HTTPTransport = PlatformDefaults.httpTransport()) throws {
         guard let scheme = redirectURI.scheme?.lowercased(), scheme != "http", scheme != "https" else {
             throw YeboIDError("invalid_redirect_uri")
         }

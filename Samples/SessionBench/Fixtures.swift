@@ -13,7 +13,7 @@ func signedInClient(_ provider: LocalProvider, transport: HTTPTransport) async t
 
 /// A core client signed in over loopback, and its tokens.
 func signedInLoopbackClient(_ provider: LocalProvider) async throws -> (SessionClient, SessionTokens) {
-    let client = try await signedInClient(provider, transport: URLSessionTransport())
+    let client = try await signedInClient(provider, transport: PlatformDefaults.httpTransport())
     guard let tokens = await client.tokens else { throw BenchFailure("sign-in left no session") }
     return (client, tokens)
 }

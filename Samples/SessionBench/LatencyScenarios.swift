@@ -37,7 +37,7 @@ enum LatencyScenarios {
     static func userInfoFacadeVersusCore(_ options: BenchOptions, inProcess: Bool, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
-        func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : URLSessionTransport() }
+        func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport() }
         let service = try await signedInService(provider, transport: transport())
         let client = try await signedInClient(provider, transport: transport())
         let place = inProcess ? "in-process" : "loopback"
@@ -69,7 +69,7 @@ enum LatencyScenarios {
         let provider = try LocalProvider()
         defer { provider.stop() }
         let configuration = try provider.configuration()
-        let transport = URLSessionTransport()
+        let transport = PlatformDefaults.httpTransport()
         let agent = HeadlessUserAgent(transport: transport)
         let client = SessionClient(configuration: configuration, transport: transport)
         _ = try await client.signIn(agent: agent)

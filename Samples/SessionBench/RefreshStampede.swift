@@ -31,7 +31,7 @@ enum RefreshStampede {
     static func facade(_ options: BenchOptions, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
-        let service = try await signedInService(provider, transport: URLSessionTransport())
+        let service = try await signedInService(provider, transport: PlatformDefaults.httpTransport())
         try await completion { service.expireAccessToken(completion: $0) }
         let before = refreshRequests(provider)
         let callers = options.concurrentCallers

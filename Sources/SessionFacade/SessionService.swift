@@ -44,14 +44,14 @@ public final class SessionService: Sendable {
     /// - Parameters:
     ///   - store: makes the token store for a configuration (default:
     ///     ``PlatformDefaults/tokenStore(for:)``: the keychain on Apple platforms, a file elsewhere).
-    ///   - transport: how requests are sent (default: ``URLSessionTransport``).
+    ///   - transport: how requests are sent (default: `PlatformDefaults.httpTransport()`: libcurl on Linux, `URLSession` on Apple platforms).
     ///   - clock: the time source.
     ///   - logger: receives redacted log lines.
     ///   - agent: the agent used when ``getAuthorization(flow:agent:completion:)`` is given none;
     ///     without one, the URL goes to ``authorizationURLHandler`` and the app calls
     ///     ``resumeSession(_:)`` with the redirect.
     public init(store: (@Sendable (SessionConfiguration) throws -> TokenStore)? = nil,
-                transport: HTTPTransport = URLSessionTransport(),
+                transport: HTTPTransport = PlatformDefaults.httpTransport(),
                 clock: SessionClock = SystemClock(),
                 logger: SessionLogger = SilentLogger(),
                 agent: AuthorizationAgent? = nil) {

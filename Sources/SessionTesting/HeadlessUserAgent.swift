@@ -52,10 +52,10 @@ public struct HeadlessUserAgent: AuthorizationAgent {
     /// Creates an agent.
     /// - Parameters:
     ///   - transport: how requests are sent; it must not follow redirects itself for requests
-    ///     that forbid it (``URLSessionTransport`` does not). Default: a fresh one.
+    ///     that forbid it (the package's transports do not). Default: the platform's.
     ///   - maximumSteps: requests allowed before the agent gives up (default 12).
     ///   - pageHandler: plays the user on pages; nil gives up on the first page.
-    public init(transport: HTTPTransport = URLSessionTransport(), maximumSteps: Int = 12, pageHandler: PageHandler? = nil) {
+    public init(transport: HTTPTransport = PlatformDefaults.httpTransport(), maximumSteps: Int = 12, pageHandler: PageHandler? = nil) {
         self.transport = transport
         self.maximumSteps = maximumSteps
         self.pageHandler = pageHandler

@@ -29,7 +29,7 @@ final class CompatFromSwift6Tests: XCTestCase {
     /// The legacy SDKs' default providers, written as constants (URL(constant:)).
     func testTheDefaultProvidersAreTheLegacySDKs() {
         XCTAssertEqual(NetIdConfig.netIdIssuer.absoluteString, "https://broker.netid.de")
-        XCTAssertEqual(GIDSignIn(transport: URLSessionTransport()).issuer.absoluteString, "https://accounts.google.com")
+        XCTAssertEqual(GIDSignIn(transport: PlatformDefaults.httpTransport()).issuer.absoluteString, "https://accounts.google.com")
     }
 
     func testEachCompatModuleWorksFromSwift6Code() async throws {
@@ -58,7 +58,7 @@ final class CompatFromSwift6Tests: XCTestCase {
         }
         _ = await log.waitForEvents(3)
 
-        let signIn = GIDSignIn(transport: URLSessionTransport(timeout: 5))
+        let signIn = GIDSignIn(transport: CurlTransport(timeout: 5))
         let delegate = Swift6GoogleDelegate(log: log)
         signIn.delegate = delegate
         signIn.clientID = "session-demo"

@@ -26,7 +26,7 @@ class GoogleSignInTestCase: XCTestCase {
 
     /// A GIDSignIn on the provider, redirecting to the demo client's redirect URI.
     func makeSignIn(agent: AuthorizationAgent? = HeadlessUserAgent()) -> GIDSignIn {
-        let signIn = GIDSignIn(transport: URLSessionTransport(timeout: 5))
+        let signIn = GIDSignIn(transport: CurlTransport(timeout: 5))
         signIn.issuer = provider.issuer
         signIn.redirectURI = URL(string: "com.example.sessiondemo:/callback")
         signIn.storeDirectory = directory

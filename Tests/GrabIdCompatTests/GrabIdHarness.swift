@@ -47,7 +47,7 @@ extension XCTestCase {
         let provider = try LocalProvider(clock: clock)
         addTeardownBlock { provider.stop() }
         let partner = GrabIdPartner(clock: clock, makeService: {
-            SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: 5), clock: clock)
+            SessionService(store: { _ in store }, transport: CurlTransport(timeout: 5), clock: clock)
         })
         partner.authorizationAgent = agent
         let log = CallbackLog()

@@ -60,7 +60,7 @@ extension XCTestCase {
                           permissionCenter: PermissionCenterEndpoints? = nil) throws -> NetIdHarness {
         let provider = try LocalProvider(clock: SystemClock())
         addTeardownBlock { provider.stop() }
-        let service = SessionService(store: { _ in store }, transport: URLSessionTransport(timeout: transportTimeout))
+        let service = SessionService(store: { _ in store }, transport: CurlTransport(timeout: transportTimeout))
         let queue = DispatchQueue(label: "netid-tests.callbacks")
         CallbackLog.name(queue, "netid-tests.callbacks")
         service.callbackQueue = queue

@@ -233,7 +233,7 @@ final class SessionDemoTests: XCTestCase {
                       let state = items.first(where: { $0.name == "state" })?.value else { return }
                 Task {
                     guard let callback = try? await browse(url, redirect, state) else { return }
-                    _ = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
+                    _ = try? await CurlTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
                 }
             })
     }

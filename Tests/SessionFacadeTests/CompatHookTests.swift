@@ -124,7 +124,7 @@ final class CompatHookTests: XCTestCase {
 ///
 /// `@unchecked Sendable`: `held` and `waiters` are read and written only while holding `lock`.
 private final class DiscoveryGate: HTTPTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport(timeout: 5)
+    private let inner = CurlTransport(timeout: 5)
     private let lock = NSLock()
     private var used = false
     private var held: CheckedContinuation<Bool, Never>?

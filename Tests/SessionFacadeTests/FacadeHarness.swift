@@ -66,7 +66,7 @@ struct FacadeHarness {
 
     /// A session stored by a client on the same store, as a previous run of the app would have.
     func storeSession(expired: Bool = false) async throws -> SessionTokens {
-        let client = SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
+        let client = SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)
         let tokens = try await client.signIn(scopes: AuthFlow.loginPermission.scopes, agent: HeadlessUserAgent())
         if expired { try await client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-10))) }
         return tokens
@@ -79,7 +79,7 @@ extension XCTestCase {
         let clock = ManualClock()
         let provider = try LocalProvider(clock: clock, configure: edit)
         addTeardownBlock { provider.stop() }
-        let service = SessionService(store: { _ in store }, transport: transport ?? URLSessionTransport(timeout: 5), clock: clock)
+        let service = SessionService(store: { _ in store }, transport: transport ?? CurlTransport(timeout: 5), clock: clock)
         let queue = DispatchQueue(label: FacadeHarness.queueLabel)
         CallbackLog.name(queue, FacadeHarness.queueLabel)
         service.callbackQueue = queue

@@ -35,7 +35,7 @@ final class MainActorListenerTests: XCTestCase {
     func testAMainActorViewModelListensOnTheMainQueue() async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         let service = SessionService(store: { _ in InMemoryTokenStore() }, transport: transport, agent: HeadlessUserAgent(transport: transport))
         service.callbackQueue = .main
         let model = SignInViewModel()

@@ -2,7 +2,8 @@ import Foundation
 import SessionCore
 import SessionTesting
 
-// A client process for StoreCrashTests, which kills it with SIGKILL mid-work:
+// A client process for StoreCrashTests, which kills it with SIGKILL mid-work, and for
+// NothingLeftBehindTests, which looks at what a run leaves on disk:
 //
 //   StoreCrashChild ISSUER STORE-DIRECTORY refresh   restore or sign in, print "ready", then
 //                                                    refresh (rotating) until killed
@@ -10,6 +11,10 @@ import SessionTesting
 //                                                    out with revocation and print "ended"
 //   StoreCrashChild ISSUER STORE-DIRECTORY verify    restore, then use the session: "none",
 //                                                    "ok", or "error CODE" (exit 1)
+//   StoreCrashChild ISSUER default sign-in           sign in, storing the session where
+//                                                    PlatformDefaults puts it, and print "signed in"
+//
+// Every mode uses the platform's default transport.
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -17,14 +22,14 @@ func say(_ line: String) {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let issuer = URL(string: arguments[1]), let redirect = LocalProvider.Client.demo.redirectURIs.first else {
-    say("usage: StoreCrashChild ISSUER STORE-DIRECTORY refresh|end|verify")
+    say("usage: StoreCrashChild ISSUER STORE-DIRECTORY|default refresh|end|verify|sign-in")
     exit(2)
 }
 do {
     let configuration = try SessionConfiguration(issuer: issuer, clientID: LocalProvider.Client.demo.id, redirectURI: redirect)
-    let client = SessionClient(configuration: configuration,
-                               store: try FileTokenStore(configuration: configuration, directory: URL(fileURLWithPath: arguments[2])),
-                               transport: URLSessionTransport(timeout: 10))
+    let store = arguments[2] == "default" ? try PlatformDefaults.tokenStore(for: configuration)
+        : try FileTokenStore(configuration: configuration, directory: URL(fileURLWithPath: arguments[2]))
+    let client = SessionClient(configuration: configuration, store: store)
     let restored = try await client.loadStoredSession()
     switch arguments[3] {
     case "verify":
@@ -39,6 +44,9 @@ do {
         if restored == nil { _ = try await client.signIn(agent: HeadlessUserAgent()) }
         say("ready")
         while true { _ = try await client.refresh() }
+    case "sign-in":
+        _ = try await client.signIn(agent: HeadlessUserAgent())
+        say("signed in")
     case "end":
         if restored == nil { _ = try await client.signIn(agent: HeadlessUserAgent()) }
         say("ready")

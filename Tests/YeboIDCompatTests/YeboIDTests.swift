@@ -29,7 +29,7 @@ final class GatedTransport: HTTPTransport, Sendable {
         var hasArrived = false
     }
 
-    private let inner = URLSessionTransport(timeout: 5)
+    private let inner = CurlTransport(timeout: 5)
     private let state = Locked(State())
 
     func holdRefreshes() { state.withLock { $0.holds = true } }
@@ -81,7 +81,7 @@ final class YeboIDTests: XCTestCase {
     }
 
     private func makeIdentity(_ provider: LocalProvider, store: YeboIDTokenStore = MemoryStore(),
-                              transport: HTTPTransport = URLSessionTransport(timeout: 5)) throws -> YeboID {
+                              transport: HTTPTransport = CurlTransport(timeout: 5)) throws -> YeboID {
         try YeboID(issuer: provider.issuer, clientID: LocalProvider.Client.demo.id, redirectURI: redirect, store: store, transport: transport)
     }
 
@@ -214,7 +214,7 @@ final class YeboIDTests: XCTestCase {
     func testTheLoginPageIsTheOneDiscoveryNames() async throws {
         /// Serves the provider's discovery document with the authorization endpoint on `localhost`.
         struct MovedLogin: HTTPTransport {
-            let inner = URLSessionTransport(timeout: 5)
+            let inner = CurlTransport(timeout: 5)
             func send(_ request: HTTPRequest) async throws -> HTTPResponse {
                 var response = try await inner.send(request)
                 if request.url.path.hasSuffix("openid-configuration") {

@@ -47,13 +47,13 @@ public actor SessionClient {
     /// - Parameters:
     ///   - configuration: the provider and app settings.
     ///   - store: where tokens are kept (default: in memory only).
-    ///   - transport: how requests are sent (default: ``URLSessionTransport``).
+    ///   - transport: how requests are sent (default: ``PlatformDefaults/httpTransport()``: libcurl on Linux, `URLSession` on Apple platforms).
     ///   - clock: the time source for expiry and ID-token checks.
     ///   - logger: receives redacted log lines.
     public init(
         configuration: SessionConfiguration,
         store: TokenStore = InMemoryTokenStore(),
-        transport: HTTPTransport = URLSessionTransport(),
+        transport: HTTPTransport = PlatformDefaults.httpTransport(),
         clock: SessionClock = SystemClock(),
         logger: SessionLogger = SilentLogger()
     ) {

@@ -1,8 +1,19 @@
 import Foundation
 
 /// What SessionService uses on the platform it runs on when the app does not choose: the
-/// storage and (in the SessionWebAuthentication module) the browser the SDKs it replaces used there.
+/// HTTP transport, the storage and (in the SessionWebAuthentication module) the browser the SDKs it
+/// replaces used there.
 public enum PlatformDefaults {
+    /// The default HTTP transport: ``URLSessionTransport`` on Apple platforms, ``CurlTransport``
+    /// elsewhere (which, unlike FoundationNetworking, leaves no directory in `$XDG_DATA_HOME`).
+    public static func httpTransport() -> any HTTPTransport {
+        #if canImport(CLibCurl)
+        CurlTransport()
+        #else
+        URLSessionTransport()
+        #endif
+    }
+
     /// The default store for `configuration`'s session: ``KeychainTokenStore`` on Apple
     /// platforms, ``FileTokenStore`` in the XDG data directory elsewhere.
     public static func tokenStore(for configuration: SessionConfiguration) throws -> any LocalTokenStore {

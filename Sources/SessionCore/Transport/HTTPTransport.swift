@@ -1,7 +1,8 @@
 import Foundation
 
 /// Sends HTTP requests for the core. Implement it to route traffic through your own stack or
-/// to fake the network in tests; ``URLSessionTransport`` is the default.
+/// to fake the network in tests; ``PlatformDefaults/httpTransport()`` is the default
+/// (``URLSessionTransport`` on Apple platforms, ``CurlTransport`` on Linux).
 ///
 /// Implementations throw ``HTTPTransportError`` (any other error is treated as a network
 /// failure whose outcome at the server is unknown) and must not follow redirects when

@@ -3,11 +3,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The default ``HTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux) with
+/// The default ``HTTPTransport`` on Apple platforms: an ephemeral `URLSession` with
 /// no cookies and no cache, a per-request timeout, a cap on the response body, and redirects
 /// followed only when the request allows it. Bodiless requests reuse kept-alive connections; a
 /// request with a body always opens a connection of its own, so it can never be resent without
 /// its body.
+///
+/// On Linux it works (through FoundationNetworking), but ``CurlTransport`` is the default there:
+/// FoundationNetworking creates a cookie-store directory in `$XDG_DATA_HOME` for every process.
 public final class URLSessionTransport: HTTPTransport {
     /// Seconds a request may take before it fails with ``HTTPTransportError/Kind/timedOut``.
     public let timeout: TimeInterval

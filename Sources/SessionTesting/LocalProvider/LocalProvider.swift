@@ -23,8 +23,8 @@ import SessionPermissions
 /// ```swift
 /// let provider = try LocalProvider()
 /// defer { provider.stop() }
-/// let client = SessionClient(configuration: try provider.configuration(), transport: URLSessionTransport())
-/// _ = try await client.signIn(flow: .login, agent: HeadlessUserAgent())
+/// let client = SessionClient(configuration: try provider.configuration())
+/// _ = try await client.signIn(agent: HeadlessUserAgent())
 /// ```
 public final class LocalProvider: Sendable {
     /// The issuer: `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), without a trailing slash.

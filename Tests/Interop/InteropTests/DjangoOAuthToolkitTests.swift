@@ -18,7 +18,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
     }
 
     private func client(_ configuration: SessionConfiguration? = nil, store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
-        SessionClient(configuration: try configuration ?? environment.configuration(), store: store, transport: URLSessionTransport(timeout: 10))
+        SessionClient(configuration: try configuration ?? environment.configuration(), store: store, transport: CurlTransport(timeout: 10))
     }
 
     func testDiscoveryFindsTheRevocationEndpointInTheOAuthMetadata() async throws {
@@ -160,7 +160,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
                 guard let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                     .first(where: { $0.name == "redirect_uri" })?.value.flatMap(URL.init(string:)),
                     let callback = try? await browser.authorize(url: url, redirectURI: redirect),
-                    let page = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback)) else {
+                    let page = try? await CurlTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback)) else {
                     sink.yield("the browser got no page")
                     return
                 }

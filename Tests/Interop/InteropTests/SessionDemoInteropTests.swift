@@ -20,7 +20,7 @@ final class SessionDemoInteropTests: XCTestCase {
                     guard let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                         .first(where: { $0.name == "redirect_uri" })?.value.flatMap(URL.init(string:)),
                           let callback = try? await browser.authorize(url: url, redirectURI: redirect) else { return }
-                    _ = try? await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
+                    _ = try? await CurlTransport(timeout: 10).send(HTTPRequest(method: "GET", url: callback))
                 }
             })
         XCTAssertEqual(run.status, 0, run.output + run.errorOutput)

@@ -11,7 +11,7 @@ final class ClientAssertionCheckTests: XCTestCase {
     private var provider: LocalProvider!
     private var key: SigningKey!
     private let clock = ManualClock()
-    private let transport = URLSessionTransport(timeout: 5)
+    private let transport = CurlTransport(timeout: 5)
     private static let jwtBearer = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
     override func setUpWithError() throws {

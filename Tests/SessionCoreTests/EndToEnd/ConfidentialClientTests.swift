@@ -20,7 +20,7 @@ final class ConfidentialClientTests: XCTestCase {
         let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "server-app",
                                                      redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: method)
         let store = RecordingStore()
-        return (provider, SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5),
+        return (provider, SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5),
                                         clock: clock, logger: logger), store)
     }
 
@@ -142,7 +142,7 @@ final class ConfidentialClientTests: XCTestCase {
         let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "\u{212A}-app",
                                                      redirectURI: URL(string: "http://127.0.0.1/callback")!,
                                                      clientAuthentication: .clientSecretPost(Self.secret))
-        let client = SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5))
+        let client = SessionClient(configuration: configuration, transport: CurlTransport(timeout: 5))
         do {
             _ = try await client.signIn(agent: HeadlessUserAgent())
             XCTFail("a client ID that is not byte for byte the registered one signed in")

@@ -19,7 +19,7 @@ final class DeviceSignInTests: XCTestCase {
     private func client(_ harness: LocalHarness, authentication: ClientAuthentication = .none) throws -> SessionClient {
         let configuration = try SessionConfiguration(issuer: harness.provider.issuer, clientID: "tv-app",
                                                      redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: authentication)
-        return SessionClient(configuration: configuration, store: harness.store, transport: URLSessionTransport(timeout: 5), clock: harness.clock)
+        return SessionClient(configuration: configuration, store: harness.store, transport: CurlTransport(timeout: 5), clock: harness.clock)
     }
 
     func testTheUserApprovesWhileTheClientPollsAtTheInterval() async throws {
@@ -117,7 +117,7 @@ final class DeviceSignInTests: XCTestCase {
         let authorization = try await client.beginDeviceAuthorization()
         func poll(as clientID: String = "tv-app") async throws -> String? {
             let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=\(authorization.deviceCode)&client_id=\(clientID)"
-            let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(
+            let response = try await CurlTransport(timeout: 5).send(HTTPRequest(
                 method: "POST", url: harness.provider.url(of: .token), headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data(form.utf8), followsRedirects: false))
             return (try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String ?? "tokens"

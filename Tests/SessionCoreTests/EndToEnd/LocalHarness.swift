@@ -27,7 +27,7 @@ struct LocalHarness {
 
     /// Another client on the same provider, e.g. a later process.
     func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
-        SessionClient(configuration: client.configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
+        SessionClient(configuration: client.configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)
     }
 }
 
@@ -40,7 +40,7 @@ extension XCTestCase {
         addTeardownBlock { provider.stop() }
         let store = RecordingStore()
         let client = SessionClient(configuration: try provider.configuration(redirectURI: redirectURI), store: store,
-                                   transport: URLSessionTransport(timeout: transportTimeout), clock: clock)
+                                   transport: CurlTransport(timeout: transportTimeout), clock: clock)
         return LocalHarness(provider: provider, client: client, store: store, clock: clock)
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// The LocalProvider's protocol rules, checked with raw HTTP requests.
 final class LocalProviderTests: XCTestCase {
     private var provider: LocalProvider!
-    private let transport = URLSessionTransport(timeout: 5)
+    private let transport = CurlTransport(timeout: 5)
     private let verifier = String(repeating: "v", count: 43)
     private let redirect = "com.example.sessiondemo:/callback"
 

@@ -20,7 +20,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         var items = components.queryItems ?? []
         edit(&items)
         components.queryItems = items
-        let page = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: try XCTUnwrap(components.url)))
+        let page = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: try XCTUnwrap(components.url)))
         return String(decoding: page.body, as: UTF8.self)
     }
 
@@ -125,7 +125,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
                 let back = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                     .first { $0.name == "post_logout_redirect_uri" }?.value.flatMap(URL.init(string:))
                 guard let back, let callback = try? await HeadlessUserAgent().authorize(url: url, redirectURI: back),
-                      let page = try? await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback)) else {
+                      let page = try? await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback)) else {
                     sink.yield("browser failed")
                     return
                 }

@@ -20,7 +20,7 @@ final class LoopbackListenerSecurityTests: XCTestCase {
     }
 
     private static func get(_ url: URL, host: String? = nil) async throws -> HTTPResponse {
-        try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url, headers: host.map { ["Host": $0] } ?? [:]))
+        try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url, headers: host.map { ["Host": $0] } ?? [:]))
     }
 
     private static func replacing(_ name: String, with value: String, in url: URL) throws -> URL {

@@ -31,7 +31,7 @@ final class ProviderDocumentCacheTests: XCTestCase {
     private func process(_ provider: LocalProvider) throws -> (SessionClient, FileTokenStore) {
         let configuration = try provider.configuration()
         let store = try FileTokenStore(configuration: configuration, directory: directory)
-        return (SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock), store)
+        return (SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock), store)
     }
 
     private func paths(_ provider: LocalProvider, after count: Int) -> [String] {

@@ -69,7 +69,7 @@ final class ProviderSignOutTests: XCTestCase {
         let configuration = try SessionConfiguration(issuer: harness.provider.issuer, clientID: harness.client.configuration.clientID,
                                                      redirectURI: harness.client.configuration.redirectURI,
                                                      postLogoutRedirectURI: URL(string: "com.example.elsewhere:/signed-out")!)
-        let client = SessionClient(configuration: configuration, store: harness.store, transport: URLSessionTransport(timeout: 5), clock: harness.clock)
+        let client = SessionClient(configuration: configuration, store: harness.store, transport: CurlTransport(timeout: 5), clock: harness.clock)
         _ = try await client.signIn(agent: HeadlessUserAgent())
         await assertSessionError(.providerSignOutIncomplete) { try await client.signOut(endingProviderSessionWith: HeadlessUserAgent()) }
         XCTAssertEqual(harness.provider.endedSessions, 0)

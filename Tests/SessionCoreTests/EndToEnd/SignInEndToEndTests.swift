@@ -105,7 +105,7 @@ final class SignInEndToEndTests: XCTestCase {
         XCTAssertFalse(harness.provider.acceptsAtPermissionCenter(tokens.accessToken), "a session with an ID token uses its claim")
         XCTAssertFalse(harness.provider.isActive(accessToken: permissionToken), "the permission token is no access token for UserInfo")
 
-        let transport = URLSessionTransport(timeout: 5)
+        let transport = CurlTransport(timeout: 5)
         let refused = try await transport.send(HTTPRequest(method: "GET", url: harness.provider.url(of: .permissionRead),
                                                            headers: ["Authorization": "Bearer \(tokens.accessToken)"]))
         XCTAssertEqual(refused.status, 401)
@@ -185,7 +185,7 @@ final class SignInEndToEndTests: XCTestCase {
         let harness = try makeLocalHarness()
         let configuration = harness.client.configuration
         let firstRun = SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
-                                     transport: URLSessionTransport(timeout: 5), clock: harness.clock)
+                                     transport: CurlTransport(timeout: 5), clock: harness.clock)
         let tokens = try await firstRun.signIn(agent: HeadlessUserAgent())
 
         let secondRun = try harness.secondClient(store: try FileTokenStore(configuration: configuration, directory: directory))

@@ -17,7 +17,7 @@ final class UnsignedIDTokenTests: XCTestCase {
         addTeardownBlock { provider.stop() }
         let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "rp", redirectURI: URL(string: "http://127.0.0.1/callback")!,
                                                      idTokenSigning: configured)
-        return (provider, SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5), clock: clock), clock)
+        return (provider, SessionClient(configuration: configuration, transport: CurlTransport(timeout: 5), clock: clock), clock)
     }
 
     func testARegisteredClientAcceptsUnsignedTokensOnSignInAndRefresh() async throws {
@@ -44,7 +44,7 @@ final class UnsignedIDTokenTests: XCTestCase {
         let (provider, client, clock) = try harness(registered: .unsigned, configured: .unsigned)
         _ = provider
         let early = ManualClock(clock.now().addingTimeInterval(-3600))
-        let behind = SessionClient(configuration: client.configuration, transport: URLSessionTransport(timeout: 5), clock: early)
+        let behind = SessionClient(configuration: client.configuration, transport: CurlTransport(timeout: 5), clock: early)
         await assertSessionError(.idTokenIssuedInFuture) { try await behind.signIn(agent: HeadlessUserAgent()) }
     }
 

@@ -175,7 +175,7 @@ final class KeychainTokenStoreTests: XCTestCase {
         addTeardownBlock { provider.stop() }
         let configuration = try provider.configuration()
         let store = KeychainTokenStore(configuration: configuration, items: keychain)
-        let client = SessionClient(configuration: configuration, store: store, transport: URLSessionTransport(timeout: 5), clock: clock)
+        let client = SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)
         let signedIn = try await client.signIn(agent: HeadlessUserAgent())
         clock.advance(by: 3600)
         let refreshed = try await client.validTokens()
@@ -184,7 +184,7 @@ final class KeychainTokenStoreTests: XCTestCase {
         XCTAssertEqual(saved?.refreshToken, refreshed.refreshToken, "the rotated token is in the keychain")
 
         let nextLaunch = SessionClient(configuration: configuration, store: KeychainTokenStore(configuration: configuration, items: keychain),
-                                       transport: URLSessionTransport(timeout: 5), clock: clock)
+                                       transport: CurlTransport(timeout: 5), clock: clock)
         let restored = try await nextLaunch.loadStoredSession()
         XCTAssertEqual(restored?.refreshToken, refreshed.refreshToken)
         let user = try await nextLaunch.userInfo()

@@ -6,9 +6,10 @@ import LoopbackHTTP
 import SessionCore
 import XCTest
 
-/// The default transport (and, where they share behaviour, `AppURLSessionTransport`) against a
-/// real server on loopback.
-final class URLSessionTransportTests: XCTestCase {
+/// The transports the package ships, against a real server on loopback: every test runs on
+/// `CurlTransport` (Linux's default) and `URLSessionTransport`, and, where they share behaviour,
+/// `AppURLSessionTransport`.
+final class HTTPTransportTests: XCTestCase {
     private var server: LoopbackHTTPServer!
     /// Holds the "/silent" handlers' connection threads until the test ends (a test sends up to four).
     private let release = DispatchSemaphore(value: 0)
@@ -53,68 +54,89 @@ final class URLSessionTransportTests: XCTestCase {
 
     private func url(_ path: String) -> URL { server.baseURL.appendingPathComponent(path) }
 
+    /// One of each transport with these limits, named for failure messages.
+    private func transports(timeout: TimeInterval = 30, maximumResponseSize: Int = 1 << 20) -> [(String, HTTPTransport)] {
+        var transports: [(String, HTTPTransport)] = [
+            ("URLSessionTransport", URLSessionTransport(timeout: timeout, maximumResponseSize: maximumResponseSize)),
+        ]
+        #if os(Linux)
+        transports.insert(("CurlTransport", CurlTransport(timeout: timeout, maximumResponseSize: maximumResponseSize)), at: 0)
+        #endif
+        return transports
+    }
+
     func testReturnsStatusHeadersAndBody() async throws {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("/ok")))
-        XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(response.header("content-type"), "application/json")
-        XCTAssertEqual(response.body, Data(#"{"a":1}"#.utf8))
+        for (name, transport) in transports() {
+            let response = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            XCTAssertEqual(response.status, 200, name)
+            XCTAssertEqual(response.header("content-type"), "application/json", name)
+            XCTAssertEqual(response.body, Data(#"{"a":1}"#.utf8), name)
+        }
     }
 
     /// RFC 6749 §5.2 answers a client that failed to authenticate with 401 and a Basic challenge:
     /// that answer is returned as it is (before, the task waited for credentials for ever on Linux).
     func testA401WithABasicChallengeIsReturnedNotWaitedOn() async throws {
-        for method in ["GET", "POST"] {
-            let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(method: method, url: url("/basic-challenge"),
-                                                                                      body: method == "POST" ? Data("a=b".utf8) : nil))
-            XCTAssertEqual(response.status, 401)
-            XCTAssertEqual(response.body, Data(#"{"error":"invalid_client"}"#.utf8))
+        for (name, transport) in transports(timeout: 5) {
+            for method in ["GET", "POST"] {
+                let response = try await transport.send(HTTPRequest(method: method, url: url("/basic-challenge"),
+                                                                    body: method == "POST" ? Data("a=b".utf8) : nil))
+                XCTAssertEqual(response.status, 401, name)
+                XCTAssertEqual(response.body, Data(#"{"error":"invalid_client"}"#.utf8), name)
+            }
         }
     }
 
     func testDoesNotFollowRedirectsWhenTheRequestForbidsIt() async throws {
-        let transport = URLSessionTransport()
-        let kept = try await transport.send(HTTPRequest(method: "POST", url: url("/redirect"), body: Data("x".utf8), followsRedirects: false))
-        XCTAssertEqual(kept.status, 302)
-        let followed = try await transport.send(HTTPRequest(method: "GET", url: url("/redirect"), followsRedirects: true))
-        XCTAssertEqual(followed.status, 200)
+        for (name, transport) in transports() {
+            let kept = try await transport.send(HTTPRequest(method: "POST", url: url("/redirect"), body: Data("x".utf8), followsRedirects: false))
+            XCTAssertEqual(kept.status, 302, name)
+            let followed = try await transport.send(HTTPRequest(method: "GET", url: url("/redirect"), followsRedirects: true))
+            XCTAssertEqual(followed.status, 200, name)
+            XCTAssertEqual(followed.body, Data(#"{"a":1}"#.utf8), "\(name): only the final answer's body")
+        }
     }
 
     func testCapsTheResponseSize() async throws {
-        let transport = URLSessionTransport(maximumResponseSize: 16 * 1024)
-        do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/huge")))
-            XCTFail("a body over the cap must be refused")
-        } catch let error as HTTPTransportError {
-            XCTAssertEqual(error.kind, .responseTooLarge)
+        for (name, transport) in transports(maximumResponseSize: 16 * 1024) {
+            do {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: url("/huge")))
+                XCTFail("\(name): a body over the cap must be refused")
+            } catch let error as HTTPTransportError {
+                XCTAssertEqual(error.kind, .responseTooLarge, name)
+            }
         }
     }
 
     func testTimesOutOnAServerThatNeverAnswers() async throws {
-        let transport = URLSessionTransport(timeout: 1)
-        do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/silent")))
-            XCTFail("a silent server must time out")
-        } catch let error as HTTPTransportError {
-            XCTAssertEqual(error.kind, .timedOut)
-            XCTAssertTrue(error.mayHaveReachedServer)
+        for (name, transport) in transports(timeout: 1) {
+            do {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: url("/silent")))
+                XCTFail("\(name): a silent server must time out")
+            } catch let error as HTTPTransportError {
+                XCTAssertEqual(error.kind, .timedOut, name)
+                XCTAssertTrue(error.mayHaveReachedServer, name)
+            }
         }
     }
 
     func testAClosedPortCannotConnectAndCertainlyDidNotReachTheServer() async throws {
         let port = server.port
         server.stop()
-        do {
-            _ = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/ok")!))
-            XCTFail("a closed port must fail")
-        } catch let error as HTTPTransportError {
-            XCTAssertEqual(error.kind, .cannotConnect)
-            XCTAssertFalse(error.mayHaveReachedServer)
-            XCTAssertTrue(error.detail.hasPrefix("the connection was refused"), error.detail)
+        for (name, transport) in transports() {
+            do {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/ok")!))
+                XCTFail("\(name): a closed port must fail")
+            } catch let error as HTTPTransportError {
+                XCTAssertEqual(error.kind, .cannotConnect, name)
+                XCTAssertFalse(error.mayHaveReachedServer, name)
+                XCTAssertTrue(error.detail.hasPrefix("the connection was refused"), "\(name): \(error.detail)")
+            }
         }
         // Through the client, the error names the URL it could not reach (query values redacted).
         let configuration = try SessionConfiguration(issuer: URL(string: "http://127.0.0.1:\(port)/tenant")!, clientID: "c",
                                                      redirectURI: URL(string: "com.example.app:/cb")!)
-        let client = SessionClient(configuration: configuration, transport: URLSessionTransport(timeout: 5))
+        let client = SessionClient(configuration: configuration)
         let error = await assertSessionError(.cannotConnect, process: .configuration) { try await client.discover() }
         XCTAssertTrue(error?.message.hasPrefix("discovery: cannot connect to http://127.0.0.1:\(port)/tenant/.well-known/openid-configuration: "
                                                + "the connection was refused") == true, error?.message ?? "")
@@ -123,21 +145,22 @@ final class URLSessionTransportTests: XCTestCase {
     func testAPostWhoseConnectionDropsFailsAtOnceInsteadOfHanging() async throws {
         // FoundationNetworking would retry on a reused connection and resend the POST without its
         // body, which hangs until the timeout; a request with a body never reuses a connection.
-        let transport = URLSessionTransport(timeout: 5)
-        _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
         let post = HTTPRequest(method: "POST", url: url("/drop"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                body: Data("grant_type=refresh_token".utf8))
-        do {
-            _ = try await transport.send(post)
-            XCTFail("a dropped connection cannot give a response")
-        } catch let error as HTTPTransportError {
-            XCTAssertEqual(error.kind, .connectionLost, error.detail)
+        for (name, transport) in transports(timeout: 5) {
+            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            do {
+                _ = try await transport.send(post)
+                XCTFail("\(name): a dropped connection cannot give a response")
+            } catch let error as HTTPTransportError {
+                XCTAssertEqual(error.kind, .connectionLost, "\(name): \(error.detail)")
+            }
         }
     }
 
-    /// Both URLSession transports, the app-session one over an ephemeral session.
+    /// Every transport, the app-session one over an ephemeral session.
     private var cancellableTransports: [HTTPTransport] {
-        [URLSessionTransport(timeout: 60), AppURLSessionTransport(session: URLSession(configuration: .ephemeral))]
+        transports(timeout: 60).map(\.1) + [AppURLSessionTransport(session: URLSession(configuration: .ephemeral))]
     }
 
     func testACallWhoseTaskIsCancelledBeforeItStartsEndsAtOnce() async throws {
@@ -188,28 +211,30 @@ final class URLSessionTransportTests: XCTestCase {
     }
 
     func testSequentialGETsShareOneKeptAliveConnection() async throws {
-        let transport = URLSessionTransport(timeout: 5)
-        for _ in 0..<20 {
-            let response = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
-            XCTAssertEqual(response.status, 200)
+        for (index, (name, transport)) in transports(timeout: 5).enumerated() {
+            for _ in 0..<20 {
+                let response = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+                XCTAssertEqual(response.status, 200, name)
+            }
+            XCTAssertEqual(server.acceptedConnections, index + 1, name)
         }
-        XCTAssertEqual(server.acceptedConnections, 1)
     }
 
     func testAServerClosingAKeptAliveConnectionBreaksNeitherGETsNorAPOST() async throws {
         // FoundationNetworking resends a request whose reused connection closed unanswered, but a
         // POST without its body, which then hangs: POSTs must never go over a kept-alive connection.
-        let transport = URLSessionTransport(timeout: 5)
-        _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
-        server.closeKeptAliveConnections()
-        let again = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
-        XCTAssertEqual(again.status, 200, "the GET is sent again on a new connection")
-        server.closeKeptAliveConnections()
-        let body = Data("grant_type=refresh_token&refresh_token=abc".utf8)
-        let posted = try await transport.send(HTTPRequest(method: "POST", url: url("/echo"),
-                                                          headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body))
-        XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "\(body.count)", "the POST's body arrived whole")
-        let after = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
-        XCTAssertEqual(after.status, 200)
+        for (name, transport) in transports(timeout: 5) {
+            _ = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            server.closeKeptAliveConnections()
+            let again = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            XCTAssertEqual(again.status, 200, "\(name): the GET is sent again on a new connection")
+            server.closeKeptAliveConnections()
+            let body = Data("grant_type=refresh_token&refresh_token=abc".utf8)
+            let posted = try await transport.send(HTTPRequest(method: "POST", url: url("/echo"),
+                                                              headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body))
+            XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "\(body.count)", "\(name): the POST's body arrived whole")
+            let after = try await transport.send(HTTPRequest(method: "GET", url: url("/ok")))
+            XCTAssertEqual(after.status, 200, name)
+        }
     }
 }

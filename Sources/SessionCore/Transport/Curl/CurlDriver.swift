@@ -1,0 +1,96 @@
+#if canImport(CLibCurl)
+import CLibCurl
+import Dispatch
+import Foundation
+
+/// The process's one libcurl multi handle and the thread that drives it. Every transfer of every
+/// ``CurlTransport`` runs here, so kept-alive connections are shared between them. Other threads
+/// only post starts and cancellations to the inbox and wake the thread; libcurl's multi and easy
+/// handles are touched on the driver thread alone (`curl_multi_wakeup` is the one call libcurl
+/// allows from any thread).
+///
+/// `@unchecked Sendable`: `multi` is used only on the driver thread (but for `curl_multi_wakeup`),
+/// and the inbox is behind its `Locked`.
+final class CurlDriver: @unchecked Sendable {
+    private enum Event {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Locked<[Event]>([])
+    /// Signalled for each posted event, so an idle driver thread sleeps without polling.
+    private let posted = DispatchSemaphore(value: 0)
+
+    private static let instance = CurlDriver()
+
+    /// The process's driver, started on first use.
+    static func shared() throws -> CurlDriver {
+        guard let instance else { throw HTTPTransportError(.cannotConnect, detail: "libcurl could not be initialized") }
+        return instance
+    }
+
+    private init?() {
+        guard clibcurl_global_init() == CURLE_OK, let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        // At most six connections to one host, as browsers and URLSession keep: a thousand
+        // concurrent calls queue here instead of opening a thousand sockets to one server.
+        clibcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 6)
+        let thread = Thread { [self] in run() }
+        thread.name = "SessionService.curl"
+        thread.start()
+    }
+
+    /// Starts `transfer`; its continuation is resumed when it ends.
+    func start(_ transfer: CurlTransfer) { post(.start(transfer)) }
+
+    /// Ends `transfer` as cancelled, unless it has ended already.
+    func cancel(_ transfer: CurlTransfer) { post(.cancel(transfer)) }
+
+    private func post(_ event: Event) {
+        inbox.withLock { $0.append(event) }
+        posted.signal()
+        curl_multi_wakeup(multi)
+    }
+
+    /// The driver thread: takes posted events, lets libcurl work, ends finished transfers, and
+    /// waits for sockets (or, with nothing to do, for the next event).
+    private func run() {
+        var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            for event in inbox.withLock({ events in defer { events = [] }; return events }) {
+                switch event {
+                case .start(let transfer):
+                    if transfer.cancellation.isCancelled {
+                        transfer.finishCancelled()
+                    } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                        running[transfer.easy] = transfer
+                    } else {
+                        transfer.finish(CURLE_FAILED_INIT)
+                    }
+                case .cancel(let transfer):
+                    guard running.removeValue(forKey: transfer.easy) != nil else { continue }
+                    curl_multi_remove_handle(multi, transfer.easy)
+                    transfer.finishCancelled()
+                }
+            }
+            if running.isEmpty {
+                posted.wait()
+                continue
+            }
+            var active: Int32 = 0
+            curl_multi_perform(multi, &active)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                curl_multi_remove_handle(multi, easy)
+                running.removeValue(forKey: easy)?.finish(clibcurl_message_result(message))
+            }
+            if !running.isEmpty {
+                // libcurl shortens the wait to its own next timer; a posted event wakes it early.
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+        }
+    }
+}
+#endif

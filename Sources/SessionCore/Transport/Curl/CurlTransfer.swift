@@ -1,0 +1,195 @@
+#if canImport(CLibCurl)
+import CLibCurl
+import Foundation
+
+/// One request on its libcurl easy handle: the options set from the ``HTTPRequest``, the response
+/// collected by libcurl's callbacks, and the continuation resumed once when it ends.
+///
+/// `@unchecked Sendable`: created on the caller's thread, then touched only on the driver thread
+/// (``CurlDriver`` runs the callbacks and ends the transfer there); `cancellation` has its own lock.
+final class CurlTransfer: @unchecked Sendable {
+    let easy: UnsafeMutableRawPointer
+    let cancellation: CurlCancellation
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var continuation: CheckedContinuation<HTTPResponse, Error>?
+    private let maximumResponseSize: Int
+    private var response = CurlResponseParts()
+    private var tooLarge = false
+
+    /// Prepares `request`; throws ``HTTPTransportError/Kind/cannotConnect`` for a request libcurl
+    /// would not send as asked (a header with a line break, an option it refuses).
+    init(_ request: HTTPRequest, timeout: TimeInterval, maximumResponseSize: Int, cancellation: CurlCancellation,
+         continuation: CheckedContinuation<HTTPResponse, Error>) throws {
+        guard let easy = curl_easy_init() else {
+            throw HTTPTransportError(.cannotConnect, detail: "libcurl could not create a request")
+        }
+        self.easy = easy
+        self.cancellation = cancellation
+        self.maximumResponseSize = maximumResponseSize
+        try configure(request, timeout: timeout)
+        guard cancellation.register(self) else {
+            throw HTTPTransportError(.cancelled, detail: "the request was cancelled")
+        }
+        self.continuation = continuation
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+    }
+
+    /// Ends the call with what libcurl reported.
+    func finish(_ result: CURLcode) {
+        if tooLarge || result == CURLE_FILESIZE_EXCEEDED {
+            return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
+        }
+        guard result == CURLE_OK else {
+            var error = HTTPTransportError(curl: result)
+            var redirects = 0
+            clibcurl_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+            if redirects > 0, error.kind == .cannotConnect {
+                // The first request was answered: only where a redirect led could not be reached.
+                error = HTTPTransportError(.connectionLost, detail: "a redirect led where the request cannot follow: " + error.detail)
+            }
+            return resume(throwing: error)
+        }
+        var status = 0
+        clibcurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard status > 0 else {
+            return resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
+        }
+        let parts = response
+        continuation?.resume(returning: HTTPResponse(status: status, headers: parts.headers, body: parts.body))
+        continuation = nil
+    }
+
+    /// Ends the call as cancelled.
+    func finishCancelled() {
+        resume(throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
+    }
+
+    private func resume(throwing error: HTTPTransportError) {
+        continuation?.resume(throwing: error)
+        continuation = nil
+    }
+
+    private func configure(_ request: HTTPRequest, timeout: TimeInterval) throws {
+        let milliseconds = max(1, Int(timeout * 1000))
+        try set(CURLOPT_URL, request.url.absoluteString)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_TIMEOUT_MS, milliseconds)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        try set(CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
+        try set(CURLOPT_MAXREDIRS, 10)
+        // Every encoding libcurl can decode; the size cap applies to the decoded body.
+        try set(CURLOPT_ACCEPT_ENCODING, "")
+        try check(clibcurl_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumResponseSize)))
+        try configureMethod(request)
+        try configureHeaders(request)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try check(clibcurl_setopt_write_function(easy, curlWriteBody))
+        try check(clibcurl_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        try check(clibcurl_setopt_header_function(easy, curlWriteHeader))
+        try check(clibcurl_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
+    }
+
+    private func configureMethod(_ request: HTTPRequest) throws {
+        switch request.method {
+        case "GET" where request.body == nil:
+            try set(CURLOPT_HTTPGET, 1)
+        case "HEAD" where request.body == nil:
+            try set(CURLOPT_NOBODY, 1)
+        default:
+            if request.method != "POST" { try set(CURLOPT_CUSTOMREQUEST, request.method) }
+            if let body = request.body {
+                try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+                // COPYPOSTFIELDS: libcurl keeps its own copy, for as long as the handle lives.
+                if body.isEmpty {
+                    try set(CURLOPT_COPYPOSTFIELDS, "")
+                } else {
+                    try check(body.withUnsafeBytes { clibcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
+                }
+                // A request with a body never rides a kept-alive connection (see the type's documentation).
+                try set(CURLOPT_FRESH_CONNECT, 1)
+                try set(CURLOPT_FORBID_REUSE, 1)
+            } else if request.method == "POST" {
+                try set(CURLOPT_POST, 1)
+                try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            }
+        }
+    }
+
+    private func configureHeaders(_ request: HTTPRequest) throws {
+        var lines = request.headers.map { "\($0.key): \($0.value)" }
+        // A line break in a field would let its value write header fields (or a request) of its own.
+        // (Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
+        guard !lines.contains(where: { $0.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" } }) else {
+            throw HTTPTransportError(.cannotConnect, detail: "a header field contains a line break")
+        }
+        let has = { (name: String) in request.headers.keys.contains { ASCII.equalIgnoringCase($0, name) } }
+        // No `Expect: 100-continue` round trip for larger bodies.
+        if !has("Expect") { lines.append("Expect:") }
+        if !has("User-Agent") { lines.append("User-Agent: SessionService") }
+        if request.body != nil, !has("Connection") { lines.append("Connection: close") }
+        for line in lines {
+            guard let extended = curl_slist_append(headerList, line) else {
+                throw HTTPTransportError(.cannotConnect, detail: "libcurl could not take the header fields")
+            }
+            headerList = extended
+        }
+        try check(clibcurl_setopt_headers(easy, headerList))
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws {
+        try check(clibcurl_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws {
+        // libcurl copies string options (CURLOPT_URL and the rest) when they are set.
+        try check(clibcurl_setopt_string(easy, option, value))
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else {
+            throw HTTPTransportError(.cannotConnect, detail: "libcurl refused an option of the request (curl \(code.rawValue))")
+        }
+    }
+
+    /// Takes a chunk of the body; false (which makes libcurl stop) once the body is over the cap.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard response.body.count + bytes.count <= maximumResponseSize else {
+            tooLarge = true
+            response.body = Data()
+            return false
+        }
+        response.body.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Takes one header line (status lines included).
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        response.take(headerLine: bytes)
+    }
+}
+
+/// libcurl's write callback: the body, chunk by chunk. Returning less than it was given aborts the transfer.
+private let curlWriteBody: curl_write_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// libcurl's header callback: one whole header line per call.
+private let curlWriteHeader: curl_write_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+#endif

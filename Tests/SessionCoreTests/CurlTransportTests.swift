@@ -1,0 +1,85 @@
+#if os(Linux)
+import Foundation
+import LoopbackHTTP
+import SessionCore
+import XCTest
+
+/// What `CurlTransport` does beyond the behaviour every transport shares (HTTPTransportTests).
+final class CurlTransportTests: XCTestCase {
+    private var server: LoopbackHTTPServer!
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/ok": return .respond(.text("ok"))
+            case "/twice": return .respond(HTTPServerResponse(status: 200, headers: [("Vary", "Accept"), ("vary", "Origin")]))
+            case "/to-a-file": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "file:///etc/hostname")]))
+            case "/echo-headers":
+                let lines = request.headers.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
+                return .respond(.text(lines.joined(separator: "\n")))
+            default: return .respond(.text("not found", status: 404))
+            }
+        }
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func url(_ path: String) -> URL { server.baseURL.appendingPathComponent(path) }
+
+    func testAHeaderValueWithALineBreakIsRefusedBeforeAnythingIsSent() async throws {
+        let smuggling = HTTPRequest(method: "GET", url: url("/ok"), headers: ["X-Note": "a\r\nAuthorization: Bearer stolen"])
+        do {
+            _ = try await CurlTransport(timeout: 5).send(smuggling)
+            XCTFail("a header field with a line break must not be sent")
+        } catch let error as HTTPTransportError {
+            XCTAssertEqual(error.kind, .cannotConnect)
+            XCTAssertFalse(error.detail.contains("stolen"), "the value is not repeated: \(error.detail)")
+        }
+        XCTAssertEqual(server.acceptedConnections, 0)
+    }
+
+    func testARedirectToAnotherSchemeIsNotFollowed() async throws {
+        do {
+            let response = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url("/to-a-file")))
+            XCTFail("a redirect to file: must not be followed; got \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        } catch let error as HTTPTransportError {
+            XCTAssertEqual(error.kind, .connectionLost, "the first request did reach the server: \(error.detail)")
+            XCTAssertTrue(error.detail.contains("redirect"), error.detail)
+        }
+    }
+
+    func testAFieldSentTwiceIsOneList() async throws {
+        let response = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url("/twice")))
+        XCTAssertEqual(response.header("vary"), "Accept, Origin")
+    }
+
+    func testTheRequestCarriesItsOwnFieldsAndNoExpectation() async throws {
+        let response = try await CurlTransport(timeout: 5).send(HTTPRequest(
+            method: "POST", url: url("/echo-headers"), headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Trace": "1"],
+            body: Data(repeating: 0x61, count: 4096)))
+        let lines = String(decoding: response.body, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("x-trace: 1"), "\(lines)")
+        XCTAssertTrue(lines.contains("content-length: 4096"), "\(lines)")
+        XCTAssertTrue(lines.contains("connection: close"), "a request with a body closes its connection: \(lines)")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("expect:") }, "no 100-continue round trip: \(lines)")
+    }
+
+    func testManyConcurrentRequestsAllGetTheirOwnAnswerOverAtMostSixConnections() async throws {
+        let transport = CurlTransport(timeout: 10)
+        let ok = url("/ok"), missing = url("/missing")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    try await transport.send(HTTPRequest(method: "GET", url: index.isMultiple(of: 2) ? ok : missing)).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 20)
+        XCTAssertEqual(statuses.filter { $0 == 404 }.count, 20)
+        XCTAssertLessThanOrEqual(server.acceptedConnections, 6, "requests beyond six connections to one host wait for one")
+    }
+}
+#endif
