@@ -163,7 +163,7 @@ if Context.environment["SESSION_FUZZ"] == "1" {
     package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
     package.targets.append(.executableTarget(
         name: "SessionFuzz",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionTesting", "LoopbackHTTP"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "LoopbackHTTP"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

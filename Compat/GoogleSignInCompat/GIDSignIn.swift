@@ -41,6 +41,8 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
         var urlHandler: (@Sendable (URL) -> Void)?
         var storeDirectory: URL?
         var clientAuthentication = ClientAuthentication.none
+        var carriesOverLegacySession = true
+        var legacySession = GIDLegacySession()
     }
 
     private struct State: Sendable {
@@ -112,6 +114,14 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// A directory to keep the session file in; nil (the default) uses ``PlatformDefaults/tokenStore(for:)``:
     /// the keychain on Apple platforms, a file in the XDG data directory elsewhere.
     public var storeDirectory: URL? { get { get(\.storeDirectory) } set { set(\.storeDirectory, newValue) } }
+    /// Whether the first restore or sign-in that finds no session of its own carries over the one
+    /// Google Sign-In left in its keychain item (``GIDLegacySession``). An addition; default true.
+    public var carriesOverLegacySession: Bool {
+        get { get(\.carriesOverLegacySession) }
+        set { set(\.carriesOverLegacySession, newValue) }
+    }
+    /// Where Google Sign-In's session is looked for: its keychain item, unless a test chooses another. An addition.
+    public var legacySession: GIDLegacySession { get { get(\.legacySession) } set { set(\.legacySession, newValue) } }
 
     /// The signed-in user, nil when signed out.
     public var currentUser: GIDGoogleUser! { state.withLock { $0.user } }
@@ -155,6 +165,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
             }, transport: transport)
             made.callbackQueue = callbackQueue
             made.authorizationURLHandler = { [weak self] url in self?.authorizationURLHandler?(url) }
+            made.carryOverLegacySession(from: state.settings.carriesOverLegacySession ? state.settings.legacySession : nil)
             made.initialize(configuration: { [weak self] in
                 guard let self else { throw SessionError(.invalidConfiguration, process: .configuration, message: "GIDSignIn is gone") }
                 return try self.configuration()
@@ -172,11 +183,12 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     /// Google Sign-In 4.x's name for ``restorePreviousSignIn()``.
     public func signInSilently() { restorePreviousSignIn() }
 
-    /// True when a session from an earlier sign-in is stored.
+    /// True when a session from an earlier sign-in is stored (ours, or Google Sign-In's that is to be carried over).
     public func hasPreviousSignIn() -> Bool {
         if currentUser != nil { return true }
         guard let configuration = try? configuration(), let store = try? store(for: configuration) else { return false }
-        return store.hasStoredSession
+        let settings = state.withLock { $0.settings }
+        return store.hasStoredSession || (settings.carriesOverLegacySession && settings.legacySession.exists)
     }
 
     /// Restores the stored sign-in, refreshing it if needed: the delegate gets the user, or a

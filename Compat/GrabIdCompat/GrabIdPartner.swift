@@ -68,6 +68,20 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     /// The shared partner.
     public static func sharedInstance() -> GrabIdPartnerProtocol? { shared }
 
+    /// Whether a login session's first use carries over the tokens GrabID's SDK left in the
+    /// keychain for its client and scope, when its service finds none of its own
+    /// (``GrabIdLegacySession``). An addition; default true. Read when a login session is first used.
+    public var carriesOverLegacySession: Bool {
+        get { state.withLock { $0.carriesOverLegacySession } }
+        set { state.withLock { $0.carriesOverLegacySession = newValue } }
+    }
+
+    /// The keychain GrabID's items are read from (tests use one in memory).
+    package var legacyKeychain: (any KeychainItems)? {
+        get { state.withLock { $0.legacyKeychain } }
+        set { state.withLock { $0.legacyKeychain = newValue } }
+    }
+
     /// Shows the login page and brings back the redirect, for apps that cannot receive it through
     /// a URL handler; nil uses ``authorizationURLHandler`` and `exchangeToken`.
     public var authorizationAgent: AuthorizationAgent? {
@@ -142,6 +156,9 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
                 return entryState.pagePresented
             }?()
         }
+        let (carriesOver, keychain) = state.withLock { ($0.carriesOverLegacySession, $0.legacyKeychain) }
+        entry.service.carryOverLegacySession(from: carriesOver ? GrabIdLegacySession(
+            keychain: keychain, clientID: session.clientId, scope: session.scope, issuer: try? session.configuration().issuer) : nil)
         entry.service.initialize(configuration: { try session.configuration() }) { result in
             if case .failure(let error) = result { entry.withLock { $0.initializationError = error } }
         }

@@ -50,6 +50,9 @@ final class GrabIdPartnerState: Sendable {
         var agent: AuthorizationAgent?
         var urlHandler: (@Sendable (URL) -> Void)?
         var settings: Settings?
+        var carriesOverLegacySession = true
+        /// Where GrabID's keychain items are read: the keychain (Apple platforms), none elsewhere.
+        var legacyKeychain: (any KeychainItems)? = GrabIdLegacySession.platformKeychain
     }
 
     private let values = Locked(Values())

@@ -25,6 +25,9 @@ public struct NetIdConfig: Sendable {
     public var issuer: URL
     /// The permission center (default: netID's).
     public var permissionCenter: PermissionCenterEndpoints
+    /// Whether `initialize` carries over the session netID's SDK left on the device, when it
+    /// finds none of its own (``NetIdLegacySession``). An addition; default true.
+    public var carriesOverLegacySession = true
 
     /// The legacy initializer, plus the provider and permission center (netID's by default).
     public init(clientId: String, redirectUri: String, claims: String?, promptWeb: String?,

@@ -52,6 +52,13 @@ open class NetIdService: NSObject {
         service.registerListener(translator)
     }
 
+    /// Where `initialize` looks for the session netID's SDK left: netID's `UserDefaults` suite
+    /// (``NetIdLegacySession``) unless an app or test chooses another. An addition.
+    public var legacySession: any LegacySessionSource {
+        get { state.withLock { $0.legacySession } }
+        set { state.withLock { $0.legacySession = newValue } }
+    }
+
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
     /// path (``resumeSession(_:)``). Default: a `WebAuthenticationAgent` on iOS, shown from the
     /// view controller `authorize` is given, as netID's AppAuth agent was
@@ -67,7 +74,8 @@ open class NetIdService: NSObject {
         translator.append(listener)
     }
 
-    /// Loads the provider's metadata and restores a stored session.
+    /// Loads the provider's metadata and restores a stored session: its own, or, the first time,
+    /// the one netID's SDK left (``NetIdLegacySession``; see ``NetIdConfig/carriesOverLegacySession``).
     ///
     /// Callbacks: `didFinishInitializationWithError(nil)`, then `didFinishAuthentication(token)`
     /// when a stored session was restored. A failure is `didFinishInitializationWithError` with
@@ -76,6 +84,7 @@ open class NetIdService: NSObject {
     /// be called again. A call after a successful one is ignored without a callback.
     public func initialize(_ netIdConfig: NetIdConfig) {
         state.withLock { $0.pendingConfigs.append(netIdConfig) }
+        service.carryOverLegacySession(from: netIdConfig.carriesOverLegacySession ? legacySession : nil)
         service.initialize(configuration: { try netIdConfig.sessionConfiguration() }, permissionCenter: netIdConfig.permissionCenter)
     }
 

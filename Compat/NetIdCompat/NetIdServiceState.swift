@@ -12,6 +12,7 @@ final class NetIdServiceState: Sendable {
         var agent = AgentChoice.platformDefault
         var layerStyle = NetIdLayerStyle.Solid
         var buttonStyle = NetIdButtonStyle.WhiteSolid
+        var legacySession: any LegacySessionSource = NetIdLegacySession()
     }
 
     private let values = Locked(Values())

@@ -216,11 +216,14 @@ extension SessionService {
             $0.initializationFailure = nil
         }
         // C5: a stored session is announced right after the initialization outcome.
-        let restored: Result<SessionTokens?, SessionError>
+        var restored: Result<SessionTokens?, SessionError>
         do {
             restored = .success(try await created.restoreUsableSession())
         } catch {
             restored = .failure(Self.sessionError(error, process: .authentication))
+        }
+        if case .success(nil) = restored, let source = line.withLock({ $0.legacySessionSource }) {
+            restored = await adoptLegacySession(from: source, into: created)
         }
         // C15, from here on (the restore's own outcome says what became of a stored session):
         // events are heard as they happen, so before the outcome of the operation that caused them.

@@ -4,7 +4,7 @@
 #   Tests/Fuzz/run.sh [SECONDS]      each target for SECONDS (default 60)
 #   Tests/Fuzz/run.sh --runs N       each target until N executions
 #
-# Seeds come from Tests/Fuzz/Corpus/<target>; what libFuzzer finds goes to .build/fuzz/corpus.
+# Seeds come from Tests/Fuzz/Corpus/<target> (appauth-archive's are generated); what libFuzzer finds goes to .build/fuzz/corpus.
 # A crash, hang (over 10 s), leak or unexpected error type stops that target and fails the
 # script; the input is kept under .build/fuzz/artifacts/<target>/. Prints one line per target:
 # executions, seconds, executions per second.
@@ -22,14 +22,16 @@ binary=.build/fuzz/release/session-fuzz
 
 failed=0
 printf '%-24s %12s %9s %10s\n' target executions seconds "exec/s"
-for target in jws discovery token-response authorization-response permissions session-file http-request private-key; do
+for target in jws discovery token-response authorization-response permissions session-file http-request private-key appauth-archive; do
     corpus=.build/fuzz/corpus/$target
     artifacts=.build/fuzz/artifacts/$target/
     mkdir -p "$corpus" "$artifacts"
+    # AppAuth archives are binary: their seeds are written by SessionTesting's AppAuthArchiver.
+    if [[ $target == appauth-archive ]]; then FUZZ_WRITE_SEEDS="$corpus" "$binary"; fi
     log=.build/fuzz/$target.log
     start=$(date +%s)
     if FUZZ_TARGET=$target "$binary" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$artifacts" "$corpus" "Tests/Fuzz/Corpus/$target" > "$log" 2>&1; then
+        -artifact_prefix="$artifacts" "$corpus" $([[ -d Tests/Fuzz/Corpus/$target ]] && echo "Tests/Fuzz/Corpus/$target") > "$log" 2>&1; then
         status=ok
     else
         status=FAILED

@@ -66,6 +66,8 @@ extension XCTestCase {
         service.callbackQueue = queue
         let netId = NetIdService(service: service)
         netId.authorizationAgent = HeadlessUserAgent()
+        // Never netID's real suite: a suite no test writes (NetIdLegacySessionTests use their own).
+        netId.legacySession = NetIdLegacySession(suite: "netid-tests-nothing-\(UUID().uuidString)")
         let log = CallbackLog()
         let app = LegacyNetIdApp(netIdService: netId) { log.record("L1", $0, $1) }
         for index in 1..<listeners {

@@ -77,7 +77,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// The claims of `idToken`; empty without one or when it cannot be decoded (a stored token
     /// set is never refused for that: the token was validated when it arrived).
-    private static func claims(of idToken: String?) -> [String: JSONValue] {
+    package static func claims(of idToken: String?) -> [String: JSONValue] {
         idToken.flatMap { try? IDToken($0).claims } ?? [:]
     }
 

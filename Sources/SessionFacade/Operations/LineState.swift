@@ -76,4 +76,7 @@ struct LineState: Sendable {
     var permissionCenter: PermissionCenterEndpoints?
     /// Why the last `initialize` failed, named in later `notInitialized` errors.
     var initializationFailure: SessionError?
+    /// Where a legacy SDK's session may be waiting to be carried over, as the app or a Compat
+    /// module said (``SessionService/carryOverLegacySession(from:)``).
+    var legacySessionSource: (any LegacySessionSource)?
 }

@@ -10,6 +10,14 @@ private func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
 /// libFuzzer's own `main` is replaced by this call of its driver.
 @_cdecl("SessionFuzz_main")
 public func sessionFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    if let seeds = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
+        do {
+            try LegacyArchiveTarget.writeSeeds(to: URL(fileURLWithPath: seeds))
+            return 0
+        } catch {
+            fatalError("cannot write the seeds: \(error)")
+        }
+    }
     var count = argc
     var arguments = argv
     return runFuzzerDriver(&count, &arguments, fuzzOneInput)
@@ -28,6 +36,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 enum FuzzTarget: String, CaseIterable {
     case jws, discovery, tokenResponse = "token-response", authorizationResponse = "authorization-response"
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
+    case appAuthArchive = "appauth-archive"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -47,6 +56,7 @@ enum FuzzTarget: String, CaseIterable {
         case .sessionFile: CoreTargets.sessionFile(data)
         case .httpRequest: HTTPRequestTarget.run(data)
         case .privateKey: CoreTargets.privateKey(data)
+        case .appAuthArchive: LegacyArchiveTarget.run(data)
         }
     }
 }

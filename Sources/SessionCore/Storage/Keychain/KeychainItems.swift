@@ -25,6 +25,14 @@ package struct KeychainItem: Sendable, Hashable {
     package var accessGroup: String?
     /// `kSecAttrAccessible`, written on add and update; not part of the lookup.
     package var accessibility: KeychainAccessibility
+
+    /// The item `service`/`account` in `accessGroup`.
+    package init(service: String, account: String, accessGroup: String?, accessibility: KeychainAccessibility) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.accessibility = accessibility
+    }
 }
 
 /// A Security framework result code (`OSStatus`), with the values the store tells apart.

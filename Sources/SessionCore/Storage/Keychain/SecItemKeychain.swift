@@ -7,20 +7,22 @@ import Security
 /// needs no entitlement, so command-line tools can use it too.
 ///
 /// Type-checked in CI against declarations transcribed from Apple's documentation; never run.
-struct SecItemKeychain: KeychainItems {
-    func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
+package struct SecItemKeychain: KeychainItems {
+    package init() {}
+
+    package func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
         var attributes = query(item)
         attributes[kSecValueData] = data
         attributes[kSecAttrAccessible] = item.accessibility.attribute
         return KeychainStatus(rawValue: SecItemAdd(attributes as CFDictionary, nil))
     }
 
-    func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
+    package func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
         let changes: [CFString: Any] = [kSecValueData: data, kSecAttrAccessible: item.accessibility.attribute]
         return KeychainStatus(rawValue: SecItemUpdate(query(item) as CFDictionary, changes as CFDictionary))
     }
 
-    func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
+    package func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
         var search = query(item)
         search[kSecReturnData] = true
         search[kSecMatchLimit] = kSecMatchLimitOne
@@ -29,7 +31,7 @@ struct SecItemKeychain: KeychainItems {
         return (KeychainStatus(rawValue: status), result as? Data)
     }
 
-    func delete(_ item: KeychainItem) -> KeychainStatus {
+    package func delete(_ item: KeychainItem) -> KeychainStatus {
         KeychainStatus(rawValue: SecItemDelete(query(item) as CFDictionary))
     }
 

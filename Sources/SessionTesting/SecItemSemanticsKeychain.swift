@@ -1,19 +1,27 @@
 import Foundation
 import SessionCore
 
-/// A keychain in memory that answers as Security's `SecItem` functions do: adding an existing
+/// For tests of the keychain code (on Linux, where there is no keychain): a keychain in memory that answers as Security's `SecItem` functions do: adding an existing
 /// item is `duplicateItem`; updating, reading or deleting a missing one is `itemNotFound`; while
 /// `locked`, every call is `interactionNotAllowed` and changes nothing.
-final class SecItemSemanticsKeychain: KeychainItems {
-    struct Key: Hashable {
-        var service: String
-        var account: String
-        var accessGroup: String?
+package final class SecItemSemanticsKeychain: KeychainItems {
+    package init() {}
+
+    package struct Key: Hashable {
+        package var service: String
+        package var account: String
+        package var accessGroup: String?
+
+        package init(service: String, account: String, accessGroup: String? = nil) {
+            self.service = service
+            self.account = account
+            self.accessGroup = accessGroup
+        }
     }
 
-    struct Entry: Equatable {
-        var data: Data
-        var accessibility: KeychainAccessibility
+    package struct Entry: Equatable {
+        package var data: Data
+        package var accessibility: KeychainAccessibility
     }
 
     private struct Contents {
@@ -27,15 +35,15 @@ final class SecItemSemanticsKeychain: KeychainItems {
     private let contents = Locked(Contents())
 
     /// What is stored, by item.
-    var items: [Key: Entry] { contents.withLock { $0.items } }
+    package var items: [Key: Entry] { contents.withLock { $0.items } }
     /// The calls made, in order: "add", "update", "copy", "delete".
-    var calls: [String] { contents.withLock { $0.calls } }
+    package var calls: [String] { contents.withLock { $0.calls } }
 
     /// Makes every call answer `status` (nil: answer normally).
-    func failEveryCall(with status: KeychainStatus?) { contents.withLock { $0.failure = status } }
-    func deleteAfterNextDuplicate() { contents.withLock { $0.deleteAfterNextDuplicate = true } }
+    package func failEveryCall(with status: KeychainStatus?) { contents.withLock { $0.failure = status } }
+    package func deleteAfterNextDuplicate() { contents.withLock { $0.deleteAfterNextDuplicate = true } }
     /// Puts `data` in an item directly, as another app or an older version might have.
-    func plant(_ data: Data, service: String, account: String) {
+    package func plant(_ data: Data, service: String, account: String) {
         contents.withLock { $0.items[Key(service: service, account: account)] = Entry(data: data, accessibility: .whenUnlocked) }
     }
 
@@ -43,7 +51,7 @@ final class SecItemSemanticsKeychain: KeychainItems {
         Key(service: item.service, account: item.account, accessGroup: item.accessGroup)
     }
 
-    func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
+    package func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
         contents.withLock { state in
             state.calls.append("add")
             if let failure = state.failure { return failure }
@@ -59,7 +67,7 @@ final class SecItemSemanticsKeychain: KeychainItems {
         }
     }
 
-    func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
+    package func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
         contents.withLock { state in
             state.calls.append("update")
             if let failure = state.failure { return failure }
@@ -69,7 +77,7 @@ final class SecItemSemanticsKeychain: KeychainItems {
         }
     }
 
-    func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
+    package func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
         contents.withLock { state in
             state.calls.append("copy")
             if let failure = state.failure { return (failure, nil) }
@@ -78,7 +86,7 @@ final class SecItemSemanticsKeychain: KeychainItems {
         }
     }
 
-    func delete(_ item: KeychainItem) -> KeychainStatus {
+    package func delete(_ item: KeychainItem) -> KeychainStatus {
         contents.withLock { state in
             state.calls.append("delete")
             if let failure = state.failure { return failure }
