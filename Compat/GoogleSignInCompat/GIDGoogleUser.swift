@@ -73,9 +73,13 @@ public typealias GIDAuthenticationHandler = (GIDAuthentication?, Error?) -> Void
 public typealias GIDAccessTokenHandler = (String?, Error?) -> Void
 
 /// The user's tokens, which it can refresh.
-public final class GIDAuthentication: NSObject, Sendable {
+public final class GIDAuthentication: NSObject, NSSecureCoding, Sendable {
     private let tokens: Locked<SessionTokens>
-    private let service: SessionService
+    /// The service that refreshes: the sign-in's; for a copy read from an archive, the shared
+    /// ``GIDSignIn``'s (asked only when tokens are asked for).
+    private let service: @Sendable () -> SessionService
+    /// The user the tokens belong to, which a refreshed copy must still name.
+    private let subject: String?
 
     /// The client ID.
     public let clientID: String!
@@ -83,7 +87,46 @@ public final class GIDAuthentication: NSObject, Sendable {
     init(tokens: SessionTokens, clientID: String, service: SessionService) {
         self.tokens = Locked(tokens)
         self.clientID = clientID
-        self.service = service
+        self.service = { service }
+        subject = tokens.subject
+    }
+
+    // MARK: NSSecureCoding
+
+    /// True: an authentication decodes only a dictionary of strings, a date and an array.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the tokens under `authState`, GIDAuthentication.m's key (6.0.0 line 45), as a
+    /// dictionary with the token response's parameter names (Google's archive holds AppAuth's
+    /// `OIDAuthState` there, which this one does not write or read).
+    public func encode(with coder: NSCoder) {
+        let tokens = tokens.value
+        var state: [String: Any] = ["access_token": tokens.accessToken, "scope": tokens.scopes.joined(separator: " ")]
+        state["refresh_token"] = tokens.refreshToken
+        state["id_token"] = tokens.idToken
+        state["expires_in"] = tokens.expiresAt
+        state["token_type"] = tokens.tokenType
+        state["client_id"] = clientID
+        coder.encode(state as NSDictionary, forKey: "authState")
+    }
+
+    /// Reads an authentication archived by ``encode(with:)``. Its tokens are the archived ones
+    /// until tokens are asked for; then they come from the shared ``GIDSignIn``'s session, which
+    /// must still be the same user's (an archived refresh token is never sent on its own: the
+    /// live session may have rotated it, and a provider revokes the grant on reuse).
+    public init?(coder: NSCoder) {
+        guard let state = coder.decodeObject(of: [NSDictionary.self, NSString.self, NSDate.self], forKey: "authState") as? [String: Any],
+              let accessToken = state["access_token"] as? String else { return nil }
+        let idToken = state["id_token"] as? String
+        let subject = SessionTokens.claims(of: idToken)["sub"]?.stringValue
+        tokens = Locked(SessionTokens(accessToken: accessToken, refreshToken: state["refresh_token"] as? String, idToken: idToken,
+                                      expiresAt: state["expires_in"] as? Date,
+                                      scopes: (state["scope"] as? String)?.split(separator: " ").map(String.init) ?? [],
+                                      subject: subject, tokenType: state["token_type"] as? String))
+        clientID = state["client_id"] as? String
+        service = { GIDSignIn.shared.sessionService() }
+        self.subject = subject
+        super.init()
     }
 
     /// The access token.
@@ -103,13 +146,13 @@ public final class GIDAuthentication: NSObject, Sendable {
     /// first when needed), on the sign-in's callback queue.
     public func getTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
         let callback = CallbackQueueBound(handler)
-        service.currentTokens { [self] result in finish(result, callback) }
+        service().currentTokens { [self] result in finish(result, callback) }
     }
 
     /// Refreshes the tokens now and calls `handler` on the sign-in's callback queue.
     public func refreshTokensWithHandler(_ handler: @escaping GIDAuthenticationHandler) {
         let callback = CallbackQueueBound(handler)
-        service.refreshTokens { [self] result in finish(result, callback) }
+        service().refreshTokens { [self] result in finish(result, callback) }
     }
 
     /// Google Sign-In 4.x's access-token call (deprecated there in favour of
@@ -126,6 +169,9 @@ public final class GIDAuthentication: NSObject, Sendable {
 
     private func finish(_ result: Result<SessionTokens, SessionError>, _ callback: CallbackQueueBound<(GIDAuthentication?, Error?) -> Void>) {
         switch result {
+        case .success(let fresh) where subject != nil && fresh.subject != subject:
+            callback.value(nil, GIDSignInErrors.make(SessionError(.notAuthenticated, process: .authentication,
+                                                                  message: "the signed-in user is not the one this authentication belongs to")))
         case .success(let fresh):
             tokens.value = fresh
             callback.value(self, nil)
@@ -136,7 +182,7 @@ public final class GIDAuthentication: NSObject, Sendable {
 }
 
 /// A signed-in user.
-public final class GIDGoogleUser: NSObject, @unchecked Sendable {
+public final class GIDGoogleUser: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked Sendable: every stored property is a `let`; `grantedScopes` is `[Any]`, as
     // GIDGoogleUser declares it, and holds only the granted scopes' strings.
     /// The user's ID (`sub`).
@@ -162,5 +208,37 @@ public final class GIDGoogleUser: NSObject, @unchecked Sendable {
         grantedScopes = tokens.scopes
         hostedDomain = tokens.idTokenClaims["hd"]?.stringValue
         serverAuthCode = tokens.additionalParameters["server_code"]
+    }
+
+    // MARK: NSSecureCoding, under GIDGoogleUser.m's keys (6.0.0 lines 32–37)
+
+    /// True: a user decodes only its authentication, profile, strings and an array of strings.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the user: `authentication`, `grantedScopes`, `userID`, `serverAuthCode`,
+    /// `profileData`, `hostedDomain`.
+    public func encode(with coder: NSCoder) {
+        coder.encode(authentication, forKey: "authentication")
+        coder.encode(grantedScopes?.compactMap { $0 as? String } as NSArray?, forKey: "grantedScopes")
+        coder.encode(userID, forKey: "userID")
+        coder.encode(serverAuthCode, forKey: "serverAuthCode")
+        coder.encode(profile, forKey: "profileData")
+        coder.encode(hostedDomain, forKey: "hostedDomain")
+    }
+
+    /// Reads a user archived by ``encode(with:)``; nil without its authentication.
+    public init?(coder: NSCoder) {
+        guard let authentication = coder.decodeObject(of: GIDAuthentication.self, forKey: "authentication") else { return nil }
+        func string(_ key: String) -> String? {
+            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
+        }
+        self.authentication = authentication
+        grantedScopes = coder.containsValue(forKey: "grantedScopes")
+            ? (coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "grantedScopes") as? [String]) : nil
+        userID = string("userID")
+        serverAuthCode = string("serverAuthCode")
+        profile = coder.containsValue(forKey: "profileData") ? coder.decodeObject(of: GIDProfileData.self, forKey: "profileData") : nil
+        hostedDomain = string("hostedDomain")
+        super.init()
     }
 }

@@ -15,7 +15,7 @@ import SessionFacade
 /// `@unchecked Sendable` (an `NSObject` subclass): the settings, `user` and `service` are in
 /// `state`, which is `Locked`.
 open class GIDSignIn: NSObject, @unchecked Sendable {
-    private static let shared = GIDSignIn()
+    static let shared = GIDSignIn()
 
     /// The shared instance.
     open class func sharedInstance() -> GIDSignIn! { shared }
@@ -156,7 +156,7 @@ open class GIDSignIn: NSObject, @unchecked Sendable {
     }
 
     /// The service, made and initialized on first use from the settings.
-    private func sessionService() -> SessionService {
+    func sessionService() -> SessionService {
         state.withLock { state in
             if let service = state.service { return service }
             let made = SessionService(store: { [weak self] configuration in

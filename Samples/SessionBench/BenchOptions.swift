@@ -53,7 +53,8 @@ struct BenchOptions {
 
         EXIT CODES
           0  every invariant holds (a missed time goal is reported, not an error)
-          1  an invariant is broken, e.g. more than one refresh request for concurrent callers
+          1  an invariant is broken, e.g. more than one refresh request for concurrent callers,
+             or for 8 copies of this program sharing one session file
           2  bad arguments
           3  the benchmark could not run (e.g. the provider could not start)
         """

@@ -4,6 +4,9 @@ import Foundation
 @main
 enum SessionBench {
     static func main() async {
+        if CommandLine.arguments.dropFirst().first == SharedSession.childFlag {
+            await SharedSession.child(Array(CommandLine.arguments.dropFirst(2)))
+        }
         let options: BenchOptions
         do {
             options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -42,6 +45,8 @@ enum SessionBench {
         try await RefreshStampede.facade(options, into: &report)
         try await MemoryGrowth.facade(options, into: &report)
         try await ColdProcess.requests(into: &report)
+        try await SharedSession.refreshRequests(into: &report)
+        try await SharedSession.freshPath(options, into: &report)
         return report
     }
 }

@@ -94,7 +94,8 @@ final class GoogleSignIn4Tests: GoogleSignInTestCase {
         XCTAssertEqual(provider.requests(to: .token).last?.parameters["audience"], "backend.apps.example.com", "refreshes carry it too")
     }
 
-    func testEveryUserPropertyAsAnAppReadsIt() async throws {
+    /// A GIDSignIn signed in through a 4.x-style app delegate (kept alive by the test), and its user.
+    private func signedInUser() async throws -> (GIDSignIn, GIDGoogleUser, LegacyGoogle4AppDelegate) {
         let log = CallbackLog()
         let signIn = makeSignIn()
         let app = LegacyGoogle4AppDelegate(signIn: signIn) { log.record("app", $0, $1) }
@@ -102,8 +103,13 @@ final class GoogleSignIn4Tests: GoogleSignInTestCase {
         signIn.delegate = app
         signIn.signIn()
         _ = await log.waitForEvents(1)
+        return (signIn, try XCTUnwrap(signIn.currentUser), app)
+    }
+
+    func testEveryUserPropertyAsAnAppReadsIt() async throws {
+        let (signIn, user, app) = try await signedInUser()
+        defer { withExtendedLifetime(app) {} }
         XCTAssertFalse(GIDSignIn.sharedInstance() === signIn)
-        let user: GIDGoogleUser = try XCTUnwrap(signIn.currentUser)
         let profile: GIDProfileData = try XCTUnwrap(user.profile)
         XCTAssertEqual([profile.email, profile.name, profile.givenName, profile.familyName],
                        ["erika@example.com", "Erika Mustermann", "Erika", "Mustermann"])
@@ -125,6 +131,28 @@ final class GoogleSignIn4Tests: GoogleSignInTestCase {
         XCTAssertEqual(user.accessibleScopes as? [String], user.grantedScopes as? [String])
         XCTAssertNil(user.hostedDomain)
         XCTAssertEqual(user.userID, "erika")
+    }
+
+    /// GIDGoogleUser and GIDAuthentication conform to NSSecureCoding (GIDGoogleUser.m and
+    /// GIDAuthentication.m, 6.0.0): an app that caches the user archives and reads it back.
+    func testAUserArchivesAndReadsBackWithItsAuthenticationAndProfile() async throws {
+        let (_, user, app) = try await signedInUser()
+        defer { withExtendedLifetime(app) {} }
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: user, requiringSecureCoding: true)
+        let restored = try XCTUnwrap(try NSKeyedUnarchiver.unarchivedObject(ofClass: GIDGoogleUser.self, from: archive))
+        XCTAssertEqual(restored.userID, "erika")
+        XCTAssertEqual(restored.grantedScopes as? [String], user.grantedScopes as? [String])
+        XCTAssertEqual(restored.profile?.email, "erika@example.com")
+        XCTAssertNil(restored.hostedDomain)
+        XCTAssertNil(restored.serverAuthCode)
+        let authentication: GIDAuthentication = try XCTUnwrap(restored.authentication)
+        XCTAssertEqual(authentication.clientID, "session-demo")
+        XCTAssertEqual(authentication.accessToken, user.authentication.accessToken)
+        XCTAssertEqual(authentication.refreshToken, user.authentication.refreshToken)
+        XCTAssertEqual(authentication.idToken, user.authentication.idToken)
+        XCTAssertEqual(authentication.accessTokenExpirationDate, user.authentication.accessTokenExpirationDate)
+        // The archive names the classes and keys, never the token values in its description.
+        XCTAssertFalse(String(describing: restored).contains(try XCTUnwrap(authentication.accessToken)))
     }
 
     private func describe(_ code: GIDSignInErrorCode) -> String {

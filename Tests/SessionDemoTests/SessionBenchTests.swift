@@ -19,12 +19,14 @@ final class SessionBenchTests: XCTestCase {
         let names = Set(document.figures.map(\.name))
         for expected in ["ratio.core-vs-raw.userinfo.loopback", "ratio.facade-vs-core.userinfo.loopback",
                          "ratio.facade-vs-core.userinfo.in-process", "ratio.core-vs-raw.signin.loopback",
-                         "memory-growth.facade.5000-operations"] {
+                         "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory"] {
             XCTAssertTrue(names.contains(expected), "\(expected) is missing")
         }
         XCTAssertTrue(document.figures.allSatisfy { $0.value.isFinite && $0.value >= 0 || $0.name.hasPrefix("memory-growth") })
         let refreshes = document.invariants.filter { $0.name.hasPrefix("refresh-requests.") }
-        XCTAssertEqual(refreshes.map(\.actual), ["1", "1"], "one refresh for 1,000 callers, through the core and the facade")
+        XCTAssertEqual(refreshes.map(\.name), ["refresh-requests.core.1000-concurrent-callers", "refresh-requests.facade.1000-concurrent-callers",
+                                                "refresh-requests.8-processes"])
+        XCTAssertEqual(refreshes.map(\.actual), ["1", "1", "1"], "one refresh for 1,000 callers through the core and the facade, and for 8 processes")
         XCTAssertTrue(document.allInvariantsHold)
         XCTAssertTrue(document.invariants.allSatisfy(\.holds))
     }

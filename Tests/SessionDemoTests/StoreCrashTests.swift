@@ -8,46 +8,6 @@ import XCTest
 /// revocation, leaves a session the next launch can use, or none: never a corrupt file, never a
 /// retired refresh token sent again, never a revoked session taken for a live one.
 final class StoreCrashTests: XCTestCase {
-    /// A child process and the lines it prints.
-    private struct Child {
-        let process: Process
-        var lines: AsyncStream<String>.Iterator
-        let exit: AsyncStream<Int32>
-
-        var pid: Int32 { process.processIdentifier }
-
-        /// Its exit status (the signal's number when a signal ended it).
-        func status() async -> Int32 {
-            var iterator = exit.makeAsyncIterator()
-            return await iterator.next() ?? -1
-        }
-    }
-
-    private func start(_ mode: String, issuer: URL, store: URL) throws -> Child {
-        let process = Process()
-        process.executableURL = DemoProcess.executable("StoreCrashChild")
-        process.arguments = [issuer.absoluteString, store.path, mode]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
-        let (exit, exitSink) = AsyncStream.makeStream(of: Int32.self)
-        let buffer = LineBuffer()
-        // Blocking reads on a thread of its own, as DemoProcess reads: a readability handler puts
-        // the pipe under a libdispatch source, and a source still registered when a killed child's
-        // pipe closes crashed libdispatch's event loop (SIGSEGV in _dispatch_event_loop_drain).
-        let handle = output.fileHandleForReading
-        Thread.detachNewThread {
-            while case let data = handle.availableData, !data.isEmpty {
-                buffer.append(data).forEach { lineSink.yield($0) }
-            }
-            lineSink.finish()
-        }
-        process.terminationHandler = { exitSink.yield($0.terminationStatus) }
-        try process.run()
-        return Child(process: process, lines: lines.makeAsyncIterator(), exit: exit)
-    }
-
     func testKillingTheClientMidRefreshOrMidSignOutNeverCorruptsNorReplays() async throws {
         let provider = try LocalProvider()
         addTeardownBlock { provider.stop() }
@@ -57,7 +17,7 @@ final class StoreCrashTests: XCTestCase {
 
         for round in 0..<200 {
             let signingOut = round % 4 == 3
-            var child = try start(signingOut ? "end" : "refresh", issuer: provider.issuer, store: store)
+            var child = try ChildProcess.start("StoreCrashChild", [provider.issuer.absoluteString, store.path, signingOut ? "end" : "refresh"])
             guard await child.lines.next() == "ready" else { return XCTFail("round \(round): the child did not start") }
             let pid = child.pid
             switch round % 8 {
@@ -89,19 +49,5 @@ final class StoreCrashTests: XCTestCase {
             if verdict != "ok" && verdict != "none" || provider.refreshTokenReuses != 0 { return }
         }
         print("StoreCrashTests: \(verdicts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
-    }
-}
-
-/// Splits output into lines.
-private final class LineBuffer: Sendable {
-    private let pending = Locked("")
-
-    func append(_ data: Data) -> [String] {
-        pending.withLock { pending in
-            pending += String(decoding: data, as: UTF8.self)
-            var lines = pending.components(separatedBy: "\n")
-            pending = lines.removeLast()
-            return lines
-        }
     }
 }

@@ -11,6 +11,11 @@ import SessionTesting
 //                                                    out with revocation and print "ended"
 //   StoreCrashChild ISSUER STORE-DIRECTORY verify    restore, then use the session: "none",
 //                                                    "ok", or "error CODE" (exit 1)
+//   StoreCrashChild ISSUER STORE-DIRECTORY race      restore, print "ready", wait for a line on
+//                                                    standard input, then ask 100 concurrent
+//                                                    callers for valid tokens and print "tokens
+//                                                    DIGEST" (a digest of the access token they all
+//                                                    got) or "error CODE"
 //   StoreCrashChild ISSUER default sign-in           sign in, storing the session where
 //                                                    PlatformDefaults puts it, and print "signed in"
 //
@@ -22,7 +27,7 @@ func say(_ line: String) {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let issuer = URL(string: arguments[1]), let redirect = LocalProvider.Client.demo.redirectURIs.first else {
-    say("usage: StoreCrashChild ISSUER STORE-DIRECTORY|default refresh|end|verify|sign-in")
+    say("usage: StoreCrashChild ISSUER STORE-DIRECTORY|default refresh|end|verify|race|sign-in")
     exit(2)
 }
 do {
@@ -44,6 +49,24 @@ do {
         if restored == nil { _ = try await client.signIn(agent: HeadlessUserAgent()) }
         say("ready")
         while true { _ = try await client.refresh() }
+    case "race":
+        guard restored != nil else {
+            say("none")
+            exit(0)
+        }
+        say("ready")
+        _ = readLine()
+        let accessTokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<100 { group.addTask { try await client.validTokens().accessToken } }
+            var seen = Set<String>()
+            for try await token in group { seen.insert(token) }
+            return seen
+        }
+        guard accessTokens.count == 1, let token = accessTokens.first else {
+            say("callers got \(accessTokens.count) different access tokens")
+            exit(1)
+        }
+        say("tokens " + (try PlatformCrypto.hexDigest(of: token, bytes: 6)))
     case "sign-in":
         _ = try await client.signIn(agent: HeadlessUserAgent())
         say("signed in")

@@ -48,7 +48,45 @@ extension SessionClient {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }
 
+    /// The refresh, under the store's cross-process lock when it has one (``SharedTokenStore``).
     private func performRefresh(onlyIfExpiring: Bool) async throws -> SessionTokens {
+        guard let shared = store as? any SharedTokenStore else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
+        return try await shared.withRefreshLock {
+            try await self.catchUpWithStore()
+            return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring)
+        }
+    }
+
+    /// Under the refresh lock of a shared store: takes in what another process did to the stored
+    /// session since this one read it. Rotated tokens are adopted (so they are not refreshed
+    /// again when fresh); a session another process ended, or one whose refresh was interrupted by
+    /// its holder's death (the in-flight mark is still there, though nobody holds the lock), ends
+    /// here too, with `reauthenticationRequired`.
+    private func catchUpWithStore() async throws {
+        guard let tokens = current else { throw SessionError.noSession(.authentication) }
+        let stored = try await store.load()
+        guard current == tokens else { return }
+        let ended: String
+        switch stored {
+        case let stored? where stored.inFlight != nil:
+            ended = "a refresh by another process was interrupted, and its refresh token may be spent"
+        case let stored? where stored != tokens:
+            current = stored
+            log(.info, "adopted the tokens another process refreshed")
+            emit(.tokensRefreshed(stored))
+            return
+        case .some:
+            return
+        case nil:
+            ended = "another process ended the session"
+        }
+        try await endLocalSession(process: .authentication)
+        let error = SessionError(.reauthenticationRequired, process: .authentication, message: "\(ended); sign in again")
+        emit(.sessionLost(error))
+        throw error
+    }
+
+    private func refreshNow(onlyIfExpiring: Bool) async throws -> SessionTokens {
         guard let tokens = current else {
             throw SessionError.noSession(.authentication)
         }

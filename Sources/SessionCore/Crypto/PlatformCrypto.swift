@@ -8,6 +8,13 @@ package enum PlatformCrypto {
         try PlatformCryptoBackend.sha256(data)
     }
 
+    /// The first `count` bytes of the SHA-256 of `text`'s UTF-8, in lowercase hex: names derived
+    /// from an identity (session and lock files), and digests that tell values apart without
+    /// showing them.
+    package static func hexDigest(of text: String, bytes count: Int) throws -> String {
+        try sha256(Data(text.utf8)).prefix(count).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// `count` bytes from the system CSPRNG.
     static func randomBytes(_ count: Int) throws -> Data {
         try PlatformCryptoBackend.randomBytes(count)

@@ -19,7 +19,10 @@ import Darwin
 /// a regular file the user owns, and refuses a directory that another user owns or that group
 /// or others may write to, since whoever can write there could plant a link or a file. Each of
 /// these is `storageFailed` with a message that says which.
-public struct FileTokenStore: TokenStore, ProviderDocumentStore {
+///
+/// Several processes may share one session file: refreshes take a lock beside it
+/// (``withRefreshLock(_:)``, ``SharedTokenStore``), so a rotating refresh token is spent once.
+public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
     /// The file the session is kept in.
     public let fileURL: URL
     private let codec: StoredSessionCodec
@@ -28,8 +31,7 @@ public struct FileTokenStore: TokenStore, ProviderDocumentStore {
     /// directory). The file name is derived from a SHA-256 of issuer and client ID.
     public init(configuration: SessionConfiguration, directory: URL? = nil) throws {
         let base = try directory ?? Self.defaultDirectory()
-        let digest = try PlatformCrypto.sha256(Data("\(configuration.issuer.absoluteString)\n\(configuration.clientID)".utf8))
-        let name = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let name = try PlatformCrypto.hexDigest(of: "\(configuration.issuer.absoluteString)\n\(configuration.clientID)", bytes: 16)
         self.init(fileURL: base.appendingPathComponent("session-\(name).json"), configuration: configuration)
     }
 
@@ -118,6 +120,17 @@ public struct FileTokenStore: TokenStore, ProviderDocumentStore {
     public func clear() async throws {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the session file") }
         unlink(providerDocumentsURL.path)
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `<session file>.lock` (created 0600 beside the
+    /// session file, and never deleted: a lock file removed while another process waits on it
+    /// would let a third take a lock of its own); see ``SharedTokenStore``.
+    public func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try makeDirectory(fileURL.deletingLastPathComponent().path)
+        _ = try checkDirectory(mustExist: true)
+        let lock = try await RefreshLockFile.acquire(fileURL.path + ".lock")
+        defer { lock.release() }
+        return try await body()
     }
 
     /// Where ``ProviderDocumentStore`` keeps the provider's documents: beside the session file.

@@ -24,6 +24,12 @@ extension SessionClient {
             throw error
         }
         guard generation == startGeneration else { return nil }
+        if stored?.inFlight != nil, let shared = store as? any SharedTokenStore {
+            // Another process may be refreshing right now: its mark means "interrupted" only once
+            // its lock is free and the mark is still there.
+            stored = try await shared.withRefreshLock { try await self.store.load() }
+            guard generation == startGeneration else { return nil }
+        }
         if let interrupted = stored?.inFlight {
             log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
             try await endLocalSession(process: .configuration)

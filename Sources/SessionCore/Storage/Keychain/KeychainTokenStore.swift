@@ -14,7 +14,7 @@ import Foundation
 /// This type's logic is platform-neutral and tested on Linux against a fake keychain with the
 /// `SecItem` semantics; `init(configuration:service:accessibility:accessGroup:)`, which uses
 /// the real keychain, exists on Apple platforms only.
-public struct KeychainTokenStore: TokenStore {
+public struct KeychainTokenStore: SharedTokenStore {
     /// The service of the items made when none is given.
     public static let defaultService = "SessionService"
 
@@ -26,6 +26,11 @@ public struct KeychainTokenStore: TokenStore {
     public let accessibility: KeychainAccessibility
     /// The keychain access group shared with other apps of the team, or nil for the app's own.
     public let accessGroup: String?
+    /// A directory every process sharing the item can write — an app group's container
+    /// (`FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`), for an app and its
+    /// extensions — where refreshes take their cross-process lock (``SharedTokenStore``). nil
+    /// (the default): no lock, for an item only one process uses.
+    public var sharedLockDirectory: URL?
     private let codec: StoredSessionCodec
     private let items: any KeychainItems
 
@@ -49,6 +54,17 @@ public struct KeychainTokenStore: TokenStore {
 
     private var item: KeychainItem {
         KeychainItem(service: service, account: account, accessGroup: accessGroup, accessibility: accessibility)
+    }
+
+    /// Runs `body` holding the refresh lock in ``sharedLockDirectory`` (a `flock` on a file named
+    /// after the item), or at once without one. Type-checked on Apple platforms, never run there;
+    /// the lock itself is the file store's, tested on Linux.
+    public func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard let sharedLockDirectory else { return try await body() }
+        let name = "session-" + (try PlatformCrypto.hexDigest(of: "\(service)\n\(account)", bytes: 16)) + ".lock"
+        let lock = try await RefreshLockFile.acquire(sharedLockDirectory.appendingPathComponent(name).path)
+        defer { lock.release() }
+        return try await body()
     }
 
     /// Whether a session is stored, answered at once for legacy calls that must answer

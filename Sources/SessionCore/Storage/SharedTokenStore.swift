@@ -1,0 +1,15 @@
+/// A ``TokenStore`` that several processes may use for one session at once (a CLI run twice, an
+/// app and its extensions, the workers of one service), because it offers a lock they all see.
+///
+/// ``SessionClient`` takes the lock around each refresh — read the stored session, refresh if it
+/// still needs it, save — and never on the path where the access token is fresh. A client that
+/// gets the lock after another process rotated the tokens adopts the stored ones instead of
+/// refreshing, so a rotating refresh token is spent once, however many processes wanted it; a
+/// provider's reuse detection would otherwise revoke the whole grant. A lock holder that dies
+/// releases the lock with its death; the in-flight mark it stored then tells the next holder that
+/// the refresh token may be spent, and it is not sent again.
+public protocol SharedTokenStore: TokenStore {
+    /// Runs `body` while holding the store's cross-process refresh lock, waiting for it first.
+    /// - Throws: `storageFailed` when the lock cannot be taken; `body`'s errors.
+    func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+}
