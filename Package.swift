@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "SessionLoopback", targets: ["SessionLoopback"]),
         .library(name: "SessionWebAuthentication", targets: ["SessionWebAuthentication"]),
         .library(name: "SessionPermissions", targets: ["SessionPermissions"]),
+        // The desktop keyring on Linux (libsecret): a product of its own, so that only its users need libsecret's headers.
+        .library(name: "SessionKeyring", targets: ["SessionKeyring"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
@@ -46,6 +48,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibSecret",
+            path: "Sources/CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(name: "LoopbackHTTP"),
         .target(
             name: "SessionCore",
@@ -57,6 +65,10 @@ let package = Package(
         .target(name: "SessionLoopback", dependencies: ["SessionCore", "LoopbackHTTP"]),
         .target(name: "SessionWebAuthentication", dependencies: ["SessionCore"]),
         .target(name: "SessionPermissions", dependencies: ["SessionCore"]),
+        .target(name: "SessionKeyring", dependencies: [
+            "SessionCore",
+            .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
+        ]),
         .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication"]),
         .target(
             name: "SessionTesting",
@@ -76,7 +88,7 @@ let package = Package(
         .target(name: "YeboIDCompat", dependencies: ["SessionCore", "SessionWebAuthentication"], path: "Compat/YeboIDCompat"),
         .executableTarget(
             name: "SessionDemo",
-            dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionTesting"],
+            dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionKeyring", "SessionTesting"],
             path: "Samples/SessionDemo"
         ),
         .executableTarget(
@@ -154,6 +166,17 @@ if Context.environment["SESSION_INTEROP"] == "1" {
         name: "InteropTests",
         dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "DemoTestSupport"],
         path: "Tests/Interop/InteropTests"
+    ))
+}
+
+// The keyring tests run only through Tests/Keyring/run.sh, which starts a D-Bus session with an
+// unlocked gnome-keyring-daemon in it and sets SESSION_KEYRING=1.
+if Context.environment["SESSION_KEYRING"] == "1" {
+    package.targets.append(.testTarget(
+        name: "KeyringTests",
+        dependencies: ["SessionKeyring", "SessionCore", "SessionTesting",
+                       .target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+        path: "Tests/Keyring/KeyringTests"
     ))
 }
 

@@ -29,7 +29,9 @@ struct DemoEnvironment {
 
     static func make(_ options: DemoOptions, console: Console) async throws -> DemoEnvironment {
         let printer = CallbackPrinter(console: console)
-        let storeFile = options.storePath.map { URL(fileURLWithPath: $0) }
+        // `--store keyring`: the desktop keyring; any other value is a file.
+        let inKeyring = options.storePath == "keyring"
+        let storeFile = inKeyring ? nil : options.storePath.map { URL(fileURLWithPath: $0) }
         let provider: LocalProvider?
         let configuration: SessionConfiguration
         let agent: AuthorizationAgent
@@ -40,7 +42,8 @@ struct DemoEnvironment {
             agent = LoopbackBrowserAgent(opener: options.opensBrowser ? .system : .printOnly)
         } else {
             var providerOptions = LocalProvider.Options()
-            providerOptions.stateFile = storeFile.map { $0.appendingPathExtension("provider") }
+            providerOptions.stateFile = inKeyring ? try Self.keyringProviderState()
+                : storeFile.map { $0.appendingPathExtension("provider") }
             // A person at another device approves after a moment: here, after two polls a second apart.
             providerOptions.devicePollingInterval = 1
             providerOptions.approvesDeviceSignInsAfterPolls = 2
@@ -49,7 +52,8 @@ struct DemoEnvironment {
             configuration = try local.configuration(scopes: options.scopes)
             agent = HeadlessUserAgent()
         }
-        let store: TokenStore = storeFile.map { FileTokenStore(fileURL: $0, configuration: configuration) } ?? InMemoryTokenStore()
+        let store: TokenStore = inKeyring ? keyringStore(configuration)
+            : storeFile.map { FileTokenStore(fileURL: $0, configuration: configuration) as TokenStore } ?? InMemoryTokenStore()
         if options.discardsSession { try await store.clear() }
         var stored: SessionTokens?
         var storeNote = ""
@@ -65,13 +69,22 @@ struct DemoEnvironment {
         service.registerListener(printer)
         let providerText = provider.map { "the embedded LocalProvider at \($0.issuer.absoluteString) (it approves consent as erika)" }
             ?? configuration.issuer.absoluteString
-        let storeText = storeFile.map { "session stored in \($0.path)" + (options.discardsSession ? " (what it held was discarded)" : "") }
-            ?? "a temporary in-memory store"
+        let discarded = options.discardsSession ? " (what it held was discarded)" : ""
+        let storeText = inKeyring ? "session stored in the desktop keyring (Secret Service)" + discarded
+            : storeFile.map { "session stored in \($0.path)" + discarded } ?? "a temporary in-memory store"
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
-                               hasStoredSession: stored != nil, keepsSession: storeFile != nil, device: options.device,
+                               hasStoredSession: stored != nil, keepsSession: storeFile != nil || inKeyring, device: options.device,
                                endsProviderSession: options.endsProviderSession)
+    }
+
+    /// Where the embedded provider keeps what it issued when the session is in the keyring, so a
+    /// second run's provider knows the stored tokens: beside the file store's sessions.
+    private static func keyringProviderState() throws -> URL {
+        let directory = try FileTokenStore.defaultDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory.appendingPathComponent("session-demo-keyring.provider")
     }
 
     /// How many refresh-token grants the embedded provider has answered (nil with `--issuer`).

@@ -121,7 +121,7 @@ struct DemoOptions {
         (tokens are never printed).
 
         USAGE
-          session-demo [--store PATH [--discard-session]]
+          session-demo [--store PATH|keyring [--discard-session]]
                                                         walk through every operation against the
                                                         embedded LocalProvider (no account needed)
           session-demo --interactive [--store PATH]     a menu like netID's example app, reading
@@ -135,7 +135,8 @@ struct DemoOptions {
 
         OPTIONS
           --store PATH     keep the session in PATH; a second run restores it (the walk then keeps
-                           the session instead of ending it)
+                           the session instead of ending it). --store keyring keeps it in the desktop
+                           keyring (the Secret Service: GNOME Keyring, KWallet) instead
           --discard-session  delete what the store holds first, readable or not: the way out when a
                            stored session cannot be used (SessionClient.discardStoredSession() in code)
           --device         sign in on another device (RFC 8628): the demo prints a code and a URL to open

@@ -16,6 +16,12 @@ public enum PlatformDefaults {
 
     /// The default store for `configuration`'s session: ``KeychainTokenStore`` on Apple
     /// platforms, ``FileTokenStore`` in the XDG data directory elsewhere.
+    ///
+    /// On a Linux desktop, consider the keyring instead: `SecretServiceTokenStore` in the
+    /// `SessionKeyring` product keeps the session in GNOME Keyring or KWallet. Choose it when the
+    /// process runs in a desktop login whose session bus offers `org.freedesktop.secrets`; keep
+    /// the file store for servers, containers and SSH sessions, where there is no keyring to
+    /// unlock (it would fail with `storageFailed` saying so).
     public static func tokenStore(for configuration: SessionConfiguration) throws -> any LocalTokenStore {
         #if canImport(Security)
         KeychainTokenStore(configuration: configuration)

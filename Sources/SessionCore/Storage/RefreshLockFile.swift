@@ -8,13 +8,13 @@ import Darwin
 
 /// An exclusive `flock` on a lock file, held by this process until ``release()`` or its death
 /// (the kernel drops a dead process's locks, so a holder killed mid-refresh never blocks the others).
-struct RefreshLockFile: Sendable {
+package struct RefreshLockFile: Sendable {
     private let descriptor: Int32
 
     /// Opens (creating, mode 0600) the lock file at `path` and waits for the lock on a thread of
     /// its own, so that waiting blocks no task.
     /// - Throws: `storageFailed` naming the file when it cannot be opened or locked.
-    static func acquire(_ path: String) async throws -> RefreshLockFile {
+    package static func acquire(_ path: String) async throws -> RefreshLockFile {
         // O_NOFOLLOW: a symbolic link planted at the lock file is refused, not followed.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("cannot open the refresh lock file", path) }
@@ -34,7 +34,7 @@ struct RefreshLockFile: Sendable {
     }
 
     /// Releases the lock and closes the file.
-    func release() {
+    package func release() {
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
