@@ -159,4 +159,26 @@ final class LegacySessionCarryOverTests: XCTestCase {
         XCTAssertNotNil(session("https://op.example/tenant", nil).mismatch(with: configuration))
         XCTAssertFalse(session("https://op.example/tenant", "app").description.contains("\"r\""))
     }
+
+    func testALegacySessionThatIsNotAdoptedIsLeftAloneAndLoggedWithoutItsTokens() async throws {
+        let facade = try makeFacade()
+        let logger = CapturingLogger()
+        let service = SessionService(store: { _ in InMemoryTokenStore() }, transport: CurlTransport(timeout: 5), clock: facade.clock, logger: logger)
+        service.callbackQueue = facade.service.callbackQueue
+        service.registerListener(facade.listener)
+        let steps = StepLog()
+        let foreign = LegacyShelf(LegacySession(issuer: URL(string: "https://elsewhere.example")!, clientID: facade.configuration.clientID,
+                                                refreshToken: "legacy-refresh-token-value"), steps: steps)
+        service.carryOverLegacySession(from: foreign)
+        service.initialize(facade.configuration, completion: facade.log.completion("initialize"))
+        service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(4)
+        XCTAssertEqual(facade.log.transcript, ["A.didFinishInitializationWithError(nil)", "completion.initialize(success)",
+                                               "A.didFetchUserInfoWithError(notAuthenticated)", "completion.fetchUserInfo(notAuthenticated)"],
+                       "initialize goes on as if there were no session")
+        XCTAssertNotNil(foreign.session, "left where it was")
+        let warning = try XCTUnwrap(logger.lines.first { $0.contains("the test's shelf") })
+        XCTAssertTrue(warning.hasPrefix("[warning]") && warning.contains("another provider"), warning)
+        XCTAssertFalse(logger.lines.contains { $0.contains("legacy-refresh-token-value") }, "no token in the log")
+    }
 }

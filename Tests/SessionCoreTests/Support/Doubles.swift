@@ -43,15 +43,6 @@ final class RecordingStore: TokenStore, Sendable {
     }
 }
 
-/// Keeps every log line.
-final class CapturingLogger: SessionLogger, Sendable {
-    let minimumLevel: LogLevel
-    private let captured = Locked<[String]>([])
-    init(minimumLevel: LogLevel = .debug) { self.minimumLevel = minimumLevel }
-    var lines: [String] { captured.value }
-    func log(_ level: LogLevel, _ message: String) { captured.withLock { $0.append("[\(level)] \(message)") } }
-}
-
 /// A one-shot signal a test can await, for holding a fake response until the test says go.
 actor Signal {
     private var raised = false
