@@ -18,7 +18,7 @@ let package = Package(
         .library(name: "SessionLoopback", targets: ["SessionLoopback"]),
         .library(name: "SessionWebAuthentication", targets: ["SessionWebAuthentication"]),
         .library(name: "SessionPermissions", targets: ["SessionPermissions"]),
-        // The desktop keyring on Linux (libsecret): a product of its own, so that only its users need libsecret's headers.
+        // The desktop keyring on Linux (libsecret, loaded when first used): a product of its own.
         .library(name: "SessionKeyring", targets: ["SessionKeyring"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
@@ -48,12 +48,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .systemLibrary(
-            name: "CLibSecret",
-            path: "Sources/CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // libsecret, loaded at run time: building needs none of its headers (Sources/CLibSecret/shim.h).
+        .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret"),
         .target(name: "LoopbackHTTP"),
         .target(
             name: "SessionCore",

@@ -12,22 +12,24 @@ package enum SecretServiceFailure {
                         + "unlock it (Seahorse, or your desktop's prompt) and try again")
     }
 
-    /// A GLib error of `domain` (``clibsecret_domain``) and `code` while doing `what`.
+    /// An error of `domain` (``clibsecret_domain``) and `code` (GLib's, in that domain) while doing `what`.
     package static func error(_ what: String, domain: Int32, code: Int32, message: String) -> SessionError {
+        func glib(_ value: some BinaryInteger) -> Int32 { Int32(value) }
         let why: String
         switch (UInt32(domain), code) {
-        case (CLIBSECRET_SECRET.rawValue, Int32(SECRET_ERROR_IS_LOCKED.rawValue)):
+        case (CLIBSECRET_UNAVAILABLE.rawValue, _):
+            why = "libsecret is not installed (Debian and Ubuntu: libsecret-1-0); use the file store"
+        case (CLIBSECRET_SECRET.rawValue, glib(CLIBSECRET_ERROR_IS_LOCKED)):
             return locked(what)
-        case (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue)),
-             (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue)):
+        case (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_SERVICE_UNKNOWN)), (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_NAME_HAS_NO_OWNER)):
             why = "no Secret Service answers on the session bus (org.freedesktop.secrets); start your desktop's keyring, or use the file store"
-        case (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_NO_REPLY.rawValue)), (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_TIMEOUT.rawValue)),
-             (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_TIMED_OUT.rawValue)), (CLIBSECRET_IO.rawValue, Int32(G_IO_ERROR_TIMED_OUT.rawValue)):
+        case (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_NO_REPLY)), (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_TIMEOUT)),
+             (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_TIMED_OUT)), (CLIBSECRET_IO.rawValue, glib(CLIBSECRET_IO_TIMED_OUT)):
             why = "the Secret Service did not answer in time (D-Bus timeout)"
-        case (CLIBSECRET_IO.rawValue, Int32(G_IO_ERROR_CANCELLED.rawValue)):
+        case (CLIBSECRET_IO.rawValue, glib(CLIBSECRET_IO_CANCELLED)):
             why = "the keyring's prompt was dismissed"
-        case (CLIBSECRET_IO.rawValue, _), (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_FILE_NOT_FOUND.rawValue)),
-             (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_NO_SERVER.rawValue)), (CLIBSECRET_DBUS.rawValue, Int32(G_DBUS_ERROR_DISCONNECTED.rawValue)):
+        case (CLIBSECRET_IO.rawValue, _), (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_FILE_NOT_FOUND)),
+             (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_NO_SERVER)), (CLIBSECRET_DBUS.rawValue, glib(CLIBSECRET_DBUS_DISCONNECTED)):
             why = "there is no D-Bus session bus to reach a keyring on (no DBUS_SESSION_BUS_ADDRESS, or it is gone); use the file store"
         default:
             why = "the Secret Service failed"

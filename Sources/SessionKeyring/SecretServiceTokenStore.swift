@@ -14,7 +14,10 @@ import SessionCore
 /// the same versioned envelope as the file and keychain stores, at most 1 MiB; what it finds of
 /// another client, or no session at all, is `storageCorrupt` and left in place.
 ///
-/// Every failure is `storageFailed`, and says which: no Secret Service on the session bus, a
+/// libsecret itself is loaded when the store is first used (`libsecret-1.so.0`), not linked: the
+/// package builds without it, and a machine without it gets an error saying so.
+///
+/// Every failure is `storageFailed`, and says which: libsecret not installed, no Secret Service on the session bus, a
 /// keyring that stayed locked (its unlock prompt was dismissed or could not be shown), a D-Bus
 /// timeout. The stored session is left as it was. Calls block on D-Bus, so they run on a thread
 /// of their own, never on the caller's.
@@ -43,7 +46,7 @@ public struct SecretServiceTokenStore: SharedTokenStore {
         let text: String? = try await Self.call("read") { failure in
             var secret: UnsafeMutablePointer<CChar>?
             let outcome = clibsecret_lookup(issuer, clientID, &secret, &failure)
-            defer { g_free(secret) }
+            defer { free(secret) }
             return (outcome, secret.map { String(cString: $0) })
         }
         guard let text else { return nil }
@@ -93,7 +96,7 @@ public struct SecretServiceTokenStore: SharedTokenStore {
             DispatchQueue.global().async {
                 var failure = clibsecret_failure(domain: 0, code: 0, message: nil)
                 let (outcome, value) = body(&failure)
-                defer { g_free(failure.message) }
+                defer { free(failure.message) }
                 switch UInt32(outcome) {
                 case CLIBSECRET_DONE.rawValue:
                     continuation.resume(returning: .success(value))

@@ -2,8 +2,9 @@
 # Runs the keyring tests (Tests/Keyring/KeyringTests) against a real gnome-keyring-daemon, in a
 # private D-Bus session with a keyring unlocked by a test password; then without a Secret Service
 # on the bus, and without a session bus at all. Everything the daemon and the tests write goes to
-# a scratch HOME, removed at the end. Needs Debian's gnome-keyring, libsecret-1-dev, dbus,
-# libsecret-tools (secret-tool) and python3-dbus (unlock.py); .ci/run installs them.
+# a scratch HOME, removed at the end. Needs Debian's gnome-keyring, libsecret-1-dev (for
+# abi-check.c only: the module itself loads libsecret at run time), dbus, libsecret-tools
+# (secret-tool) and python3-dbus (unlock.py); .ci/run installs them.
 #
 #   Tests/Keyring/run.sh        SWIFT_BUILD_FLAGS adds flags to the build
 set -euo pipefail
@@ -16,6 +17,11 @@ export HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/.local/share" XDG_CONFI
 mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 build=(--scratch-path "$(pwd)/.build")
+
+echo "keyring: SessionKeyring's transcription of libsecret's ABI against its real headers (abi-check.c)"
+# shellcheck disable=SC2046
+cc -Wall -Werror -o "$scratch/abi-check" Tests/Keyring/abi-check.c $(pkg-config --cflags libsecret-1)
+"$scratch/abi-check"
 
 echo "keyring: building (SESSION_KEYRING=1)"
 # shellcheck disable=SC2086

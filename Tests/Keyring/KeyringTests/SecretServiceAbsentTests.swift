@@ -34,14 +34,15 @@ final class SecretServiceFailureTests: XCTestCase {
     func testEachFailureSaysWhich() {
         let dbus = Int32(CLIBSECRET_DBUS.rawValue), io = Int32(CLIBSECRET_IO.rawValue), secret = Int32(CLIBSECRET_SECRET.rawValue)
         let cases: [(Int32, Int32, String)] = [
-            (dbus, Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue), "no Secret Service answers"),
-            (dbus, Int32(G_DBUS_ERROR_NO_REPLY.rawValue), "did not answer in time (D-Bus timeout)"),
-            (dbus, Int32(G_DBUS_ERROR_TIMEOUT.rawValue), "did not answer in time (D-Bus timeout)"),
-            (io, Int32(G_IO_ERROR_TIMED_OUT.rawValue), "did not answer in time (D-Bus timeout)"),
-            (io, Int32(G_IO_ERROR_CANCELLED.rawValue), "prompt was dismissed"),
-            (io, Int32(G_IO_ERROR_NOT_FOUND.rawValue), "no D-Bus session bus"),
-            (secret, Int32(SECRET_ERROR_IS_LOCKED.rawValue), "the keyring is locked"),
-            (secret, Int32(SECRET_ERROR_PROTOCOL.rawValue), "the Secret Service failed"),
+            (dbus, Int32(CLIBSECRET_DBUS_SERVICE_UNKNOWN), "no Secret Service answers"),
+            (dbus, Int32(CLIBSECRET_DBUS_NO_REPLY), "did not answer in time (D-Bus timeout)"),
+            (dbus, Int32(CLIBSECRET_DBUS_TIMEOUT), "did not answer in time (D-Bus timeout)"),
+            (io, Int32(CLIBSECRET_IO_TIMED_OUT), "did not answer in time (D-Bus timeout)"),
+            (io, Int32(CLIBSECRET_IO_CANCELLED), "prompt was dismissed"),
+            (io, Int32(CLIBSECRET_IO_NOT_FOUND), "no D-Bus session bus"),
+            (secret, Int32(CLIBSECRET_ERROR_IS_LOCKED), "the keyring is locked"),
+            (secret, Int32(CLIBSECRET_ERROR_PROTOCOL), "the Secret Service failed"),
+            (Int32(CLIBSECRET_UNAVAILABLE.rawValue), 0, "libsecret is not installed"),
         ]
         for (domain, code, expected) in cases {
             let error = SecretServiceFailure.error("read", domain: domain, code: code, message: "glib says")

@@ -106,7 +106,7 @@ final class SecretServiceTokenStoreTests: XCTestCase {
         var secret: UnsafeMutablePointer<CChar>?
         guard clibsecret_lookup(source.issuer.absoluteString, source.clientID, &secret, &failure) == Int32(CLIBSECRET_DONE.rawValue),
               let secret else { return false }
-        defer { g_free(secret) }
+        defer { free(secret) }
         return clibsecret_store(target.issuer.absoluteString, target.clientID, "planted", secret, &failure) == Int32(CLIBSECRET_DONE.rawValue)
     }
 
