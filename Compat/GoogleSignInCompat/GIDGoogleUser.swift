@@ -42,15 +42,12 @@ public final class GIDProfileData: NSObject, NSSecureCoding, NSCopying, Sendable
     /// Reads a profile archived by ``encode(with:)`` or by Google Sign-In (whose older archives
     /// kept the image as the string `picture`); a key the archive lacks reads as nil.
     public init?(coder: NSCoder) {
-        func string(_ key: String) -> String? {
-            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
-        }
-        email = string("email")
-        name = string("name")
-        givenName = string("given_name")
-        familyName = string("family_name")
+        email = coder.presentString("email")
+        name = coder.presentString("name")
+        givenName = coder.presentString("given_name")
+        familyName = coder.presentString("family_name")
         let imageURL = coder.containsValue(forKey: "image_url") ? coder.decodeObject(of: NSURL.self, forKey: "image_url") as URL? : nil
-        picture = imageURL ?? string("picture").flatMap(URL.init(string:))
+        picture = imageURL ?? coder.presentString("picture").flatMap(URL.init(string:))
         hasImage = picture != nil
         super.init()
     }
@@ -229,16 +226,20 @@ public final class GIDGoogleUser: NSObject, NSSecureCoding, @unchecked Sendable 
     /// Reads a user archived by ``encode(with:)``; nil without its authentication.
     public init?(coder: NSCoder) {
         guard let authentication = coder.decodeObject(of: GIDAuthentication.self, forKey: "authentication") else { return nil }
-        func string(_ key: String) -> String? {
-            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
-        }
         self.authentication = authentication
         grantedScopes = coder.containsValue(forKey: "grantedScopes")
             ? (coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "grantedScopes") as? [String]) : nil
-        userID = string("userID")
-        serverAuthCode = string("serverAuthCode")
+        userID = coder.presentString("userID")
+        serverAuthCode = coder.presentString("serverAuthCode")
         profile = coder.containsValue(forKey: "profileData") ? coder.decodeObject(of: GIDProfileData.self, forKey: "profileData") : nil
-        hostedDomain = string("hostedDomain")
+        hostedDomain = coder.presentString("hostedDomain")
         super.init()
+    }
+}
+
+private extension NSCoder {
+    /// The string under `key`; nil when the archive lacks the key (an older or partial archive).
+    func presentString(_ key: String) -> String? {
+        containsValue(forKey: key) ? decodeObject(of: NSString.self, forKey: key) as String? : nil
     }
 }

@@ -58,7 +58,7 @@ public struct GIDLegacySession: LegacySessionSource {
             throw SessionError(.storageFailed, process: .configuration, message: "the keychain answered \(status.rawValue)")
         }
         var session = try AppAuthArchive.session(fromFetcherAuthorization: data)
-        if session.issuer == nil, let endpoint = session.tokenEndpoint?.absoluteString, Self.googleTokenEndpoints.contains(endpoint) {
+        if session.issuer == nil, let endpoint = session.tokenEndpoint?.absoluteString, Exact.contains(Self.googleTokenEndpoints, endpoint) {
             session.issuer = URL(constant: "https://accounts.google.com")
         }
         return session

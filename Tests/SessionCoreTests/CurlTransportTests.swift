@@ -40,6 +40,18 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(server.acceptedConnections, 0)
     }
 
+    func testAMethodThatIsNotATokenIsRefusedBeforeAnythingIsSent() async throws {
+        for method in ["GET /ok HTTP/1.1\r\nX-Smuggled: 1\r\n\r\nGET", "PO ST", ""] {
+            do {
+                _ = try await CurlTransport(timeout: 5).send(HTTPRequest(method: method, url: url("/ok")))
+                XCTFail("\(method.debugDescription) must not be sent")
+            } catch let error as HTTPTransportError {
+                XCTAssertEqual(error.kind, .cannotConnect)
+            }
+        }
+        XCTAssertEqual(server.acceptedConnections, 0)
+    }
+
     func testARedirectToAnotherSchemeIsNotFollowed() async throws {
         do {
             let response = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url("/to-a-file")))

@@ -87,7 +87,7 @@ final class LegacySessionCarryOverTests: XCTestCase {
         return facade.log.transcript.dropFirst(2).first
     }
 
-    func testTheLegacyCopyIsRemovedOnlyAfterOursIsSaved() async throws {
+    func testTheLegacyCopyIsRemovedOnlyAfterOursIsSavedAndTheSessionIsAnnounced_C5() async throws {
         let steps = StepLog()
         let store = StepStore(steps: steps)
         let (facade, service, legacy) = try await makeLegacy(store: store)
@@ -101,7 +101,7 @@ final class LegacySessionCarryOverTests: XCTestCase {
         XCTAssertEqual(facade.provider.refreshTokenReuses, 0)
     }
 
-    func testAStoreThatCannotSaveLeavesTheLegacyCopyInPlace() async throws {
+    func testAStoreThatCannotSaveLeavesTheLegacyCopyInPlace_C5() async throws {
         let steps = StepLog()
         let (facade, service, legacy) = try await makeLegacy(store: StepStore(steps: steps, refusesSaves: true))
         let shelf = LegacyShelf(legacy, steps: steps)
@@ -133,7 +133,7 @@ final class LegacySessionCarryOverTests: XCTestCase {
         XCTAssertNotNil(shelf.session)
     }
 
-    func testARefusedRefreshTokenEndsAsAnyRefusedRestoreDoes() async throws {
+    func testARefusedRefreshTokenEndsAsAnyRefusedRestoreDoes_C5() async throws {
         let steps = StepLog()
         let facade = try makeFacade()
         let shelf = LegacyShelf(LegacySession(issuer: facade.configuration.issuer, clientID: facade.configuration.clientID,

@@ -65,12 +65,12 @@ extension SessionClient {
     private func catchUpWithStore() async throws {
         guard let tokens = current else { throw SessionError.noSession(.authentication) }
         let stored = try await store.load()
-        guard current == tokens else { return }
+        guard let now = current, Exact.equal(now.accessToken, tokens.accessToken), Exact.equal(now.refreshToken, tokens.refreshToken) else { return }
         let ended: String
         switch stored {
         case let stored? where stored.inFlight != nil:
             ended = "a refresh by another process was interrupted, and its refresh token may be spent"
-        case let stored? where stored != tokens:
+        case let stored? where !Exact.equal(stored.refreshToken, tokens.refreshToken) || !Exact.equal(stored.accessToken, tokens.accessToken):
             current = stored
             log(.info, "adopted the tokens another process refreshed")
             emit(.tokensRefreshed(stored))

@@ -18,7 +18,7 @@ struct KeyedArchive {
     /// Reads `data` as a keyed archive.
     init(_ data: Data) throws {
         guard case .dictionary(let archive) = try BinaryPropertyList.parse(data),
-              case .string("NSKeyedArchiver")? = archive["$archiver"],
+              case .string(let archiver)? = archive["$archiver"], Exact.equal(archiver, "NSKeyedArchiver"),
               case .array(let objects)? = archive["$objects"],
               case .dictionary(let top)? = archive["$top"] else {
             throw AppAuthArchive.unreadable("it is not a keyed archive")
@@ -40,7 +40,7 @@ struct KeyedArchive {
 
     /// The object `value` refers to, if it is of class `className` exactly.
     func object(_ value: PropertyListValue?, of className: String) -> Object? {
-        guard let found = anyObject(value), found.className == className else { return nil }
+        guard let found = anyObject(value), Exact.equal(found.className, className) else { return nil }
         return found
     }
 
@@ -57,7 +57,7 @@ struct KeyedArchive {
         case .string(let text)?:
             return text
         case .dictionary?:
-            guard let object = anyObject(value), ["NSString", "NSMutableString"].contains(object.className) else { return nil }
+            guard let object = anyObject(value), Exact.contains(["NSString", "NSMutableString"], object.className) else { return nil }
             if case .string(let text)? = object.fields["NS.string"] { return text }
             return nil
         default:
@@ -75,7 +75,7 @@ struct KeyedArchive {
     /// The string values of the `NSDictionary` / `NSMutableDictionary` `value` refers to, by key;
     /// entries whose key or value is not a string are left out.
     func strings(_ value: PropertyListValue?) -> [String: String] {
-        guard let object = anyObject(value), ["NSDictionary", "NSMutableDictionary"].contains(object.className),
+        guard let object = anyObject(value), Exact.contains(["NSDictionary", "NSMutableDictionary"], object.className),
               case .array(let keys)? = object.fields["NS.keys"], case .array(let values)? = object.fields["NS.objects"],
               keys.count == values.count else { return [:] }
         var strings: [String: String] = [:]

@@ -37,13 +37,13 @@ public struct LegacySession: Sendable, Equatable, CustomStringConvertible {
     public func mismatch(with configuration: SessionConfiguration) -> String? {
         guard let issuer else { return "it does not say which provider issued it" }
         guard let clientID else { return "it does not say which client it was issued to" }
-        // An issuer is compared as a string (OIDC Discovery §4.3), ignoring only a trailing slash.
+        // An issuer is compared byte for byte (OIDC Discovery §4.3), ignoring only a trailing slash.
         func trimmed(_ url: URL) -> String {
             let text = url.absoluteString
             return text.hasSuffix("/") ? String(text.dropLast()) : text
         }
-        guard trimmed(issuer) == trimmed(configuration.issuer) else { return "it was issued by another provider" }
-        guard clientID == configuration.clientID else { return "it was issued to another client" }
+        guard Exact.equal(trimmed(issuer), trimmed(configuration.issuer)) else { return "it was issued by another provider" }
+        guard Exact.equal(clientID, configuration.clientID) else { return "it was issued to another client" }
         return nil
     }
 

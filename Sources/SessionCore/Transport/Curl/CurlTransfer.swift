@@ -98,28 +98,35 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureMethod(_ request: HTTPRequest) throws {
-        switch request.method {
-        case "GET" where request.body == nil:
-            try set(CURLOPT_HTTPGET, 1)
-        case "HEAD" where request.body == nil:
-            try set(CURLOPT_NOBODY, 1)
-        default:
-            if request.method != "POST" { try set(CURLOPT_CUSTOMREQUEST, request.method) }
-            if let body = request.body {
-                try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-                // COPYPOSTFIELDS: libcurl keeps its own copy, for as long as the handle lives.
-                if body.isEmpty {
-                    try set(CURLOPT_COPYPOSTFIELDS, "")
-                } else {
-                    try check(body.withUnsafeBytes { clibcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
-                }
-                // A request with a body never rides a kept-alive connection (see the type's documentation).
-                try set(CURLOPT_FRESH_CONNECT, 1)
-                try set(CURLOPT_FORBID_REUSE, 1)
-            } else if request.method == "POST" {
-                try set(CURLOPT_POST, 1)
-                try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+        let method = request.method
+        // A method is a token (RFC 9110 §9.1): anything else would be written into the request line as is.
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".unicodeScalars)
+        guard !method.isEmpty, method.unicodeScalars.allSatisfy(tokenCharacters.contains) else {
+            throw HTTPTransportError(.cannotConnect, detail: "the request method is not an HTTP token")
+        }
+        // Method names are case-sensitive (RFC 9110 §9.1), so they are compared byte for byte.
+        let isPost = Exact.equal(method, "POST")
+        if request.body == nil, Exact.equal(method, "GET") {
+            return try set(CURLOPT_HTTPGET, 1)
+        }
+        if request.body == nil, Exact.equal(method, "HEAD") {
+            return try set(CURLOPT_NOBODY, 1)
+        }
+        if !isPost { try set(CURLOPT_CUSTOMREQUEST, method) }
+        if let body = request.body {
+            try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            // COPYPOSTFIELDS: libcurl keeps its own copy, for as long as the handle lives.
+            if body.isEmpty {
+                try set(CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                try check(body.withUnsafeBytes { clibcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
             }
+            // A request with a body never rides a kept-alive connection (see the type's documentation).
+            try set(CURLOPT_FRESH_CONNECT, 1)
+            try set(CURLOPT_FORBID_REUSE, 1)
+        } else if isPost {
+            try set(CURLOPT_POST, 1)
+            try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
         }
     }
 
