@@ -34,21 +34,15 @@ let package = Package(
         .executable(name: "yeboid-sample", targets: ["YeboIDSample"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibCrypto",
-            path: "Sources/CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
-        // HTTP on Linux goes through libcurl rather than FoundationNetworking, whose cookie
-        // storage leaves a directory in $XDG_DATA_HOME (CurlTransport).
-        .systemLibrary(
-            name: "CLibCurl",
-            path: "Sources/CLibCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        // libsecret, loaded at run time: building needs none of its headers (Sources/CLibSecret/shim.h).
+        // The C libraries are loaded at run time by soname (dlopen), so building needs none of
+        // their headers or -dev packages; each shim.h transcribes the declarations it uses, and
+        // Tests/ABI/run.sh checks them against the real headers in CI.
+        // OpenSSL 3's libcrypto (libcrypto.so.3).
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
+        // libcurl (libcurl.so.4): HTTP on Linux goes through it rather than FoundationNetworking,
+        // whose cookie storage leaves a directory in $XDG_DATA_HOME (CurlTransport).
+        .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl"),
+        // libsecret (libsecret-1.so.0), for the desktop keyring.
         .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret"),
         .target(name: "LoopbackHTTP"),
         .target(

@@ -25,12 +25,13 @@ package final class LibCryptoPrivateKey: PrivateSigningKey {
 
     /// Imports the key `pkcs8` holds (already read and checked by ``PKCS8PrivateKey``).
     convenience init(_ pkcs8: PKCS8PrivateKey) throws {
+        let crypto = try LibCrypto.functions()
         let bytes = [UInt8](pkcs8.der)
         let imported = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
-            return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
+            return crypto.d2i_AutoPrivateKey(nil, &cursor, buffer.count)
         }
-        ERR_clear_error()
+        crypto.ERR_clear_error()
         guard let imported else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "private key: the crypto library cannot read it")
         }
@@ -38,7 +39,8 @@ package final class LibCryptoPrivateKey: PrivateSigningKey {
     }
 
     deinit {
-        key.withLock { EVP_PKEY_free($0.pointer) }
+        // A key exists only once libcrypto was loaded.
+        if let crypto = try? LibCrypto.functions() { key.withLock { crypto.EVP_PKEY_free($0.pointer) } }
     }
 
     /// Runs `body` on the `EVP_PKEY`, under the key's lock; the pointer must not escape.
@@ -64,46 +66,50 @@ package final class LibCryptoPrivateKey: PrivateSigningKey {
 
     /// The signature libcrypto makes of `message` with `key` and SHA-256 (DER for ECDSA).
     private static func digestSign(_ message: Data, with key: OpaquePointer) throws -> Data {
-        defer { ERR_clear_error() }
-        guard let context = EVP_MD_CTX_new() else { throw PlatformCrypto.failure("cannot allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw PlatformCrypto.failure("cannot start signing") }
+        let crypto = try LibCrypto.functions()
+        defer { crypto.ERR_clear_error() }
+        guard let context = crypto.EVP_MD_CTX_new() else { throw PlatformCrypto.failure("cannot allocate a digest context") }
+        defer { crypto.EVP_MD_CTX_free(context) }
+        guard crypto.EVP_DigestSignInit(context, nil, crypto.EVP_sha256(), nil, key) == 1 else { throw PlatformCrypto.failure("cannot start signing") }
         var length = 0
         let bytes = [UInt8](message)
-        guard EVP_DigestSign(context, nil, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("cannot size the signature") }
+        guard crypto.EVP_DigestSign(context, nil, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("cannot size the signature") }
         var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &signature, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("signing failed") }
+        guard crypto.EVP_DigestSign(context, &signature, &length, bytes, bytes.count) == 1 else { throw PlatformCrypto.failure("signing failed") }
         return Data(signature.prefix(length))
     }
 
     private static func parameter(_ key: OpaquePointer, _ name: String, width: Int?) throws -> Data {
+        let crypto = try LibCrypto.functions()
         var value: OpaquePointer?
-        guard EVP_PKEY_get_bn_param(key, name, &value) == 1, let value else {
-            ERR_clear_error()
+        guard crypto.EVP_PKEY_get_bn_param(key, name, &value) == 1, let value else {
+            crypto.ERR_clear_error()
             throw PlatformCrypto.failure("cannot read key parameter \(name)")
         }
-        defer { BN_free(value) }
+        defer { crypto.BN_free(value) }
         return try binary(of: value, width: width)
     }
 
     private static func binary(of number: OpaquePointer, width: Int?) throws -> Data {
-        let size = width ?? Int((BN_num_bits(number) + 7) / 8)
+        let crypto = try LibCrypto.functions()
+        let size = width ?? Int((crypto.BN_num_bits(number) + 7) / 8)
         var buffer = [UInt8](repeating: 0, count: size)
-        guard BN_bn2binpad(number, &buffer, Int32(size)) == Int32(size) else { throw PlatformCrypto.failure("cannot encode a key parameter") }
+        guard crypto.BN_bn2binpad(number, &buffer, Int32(size)) == Int32(size) else { throw PlatformCrypto.failure("cannot encode a key parameter") }
         return Data(buffer)
     }
 
     /// The DER `ECDSA-Sig-Value` libcrypto signs as r || s, the JWS form (RFC 7518 §3.4).
     private static func rawECDSA(_ der: Data) throws -> Data {
+        let crypto = try LibCrypto.functions()
         let bytes = [UInt8](der)
         let signature = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
-            return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
+            return crypto.d2i_ECDSA_SIG(nil, &cursor, buffer.count)
         }
         guard let signature else { throw PlatformCrypto.failure("cannot decode the ECDSA signature") }
-        defer { ECDSA_SIG_free(signature) }
+        defer { crypto.ECDSA_SIG_free(signature) }
         var r: OpaquePointer?, s: OpaquePointer?
-        ECDSA_SIG_get0(signature, &r, &s)
+        crypto.ECDSA_SIG_get0(signature, &r, &s)
         guard let r, let s else { throw PlatformCrypto.failure("the ECDSA signature is incomplete") }
         return try binary(of: r, width: 32) + binary(of: s, width: 32)
     }

@@ -10,26 +10,28 @@ extension LibCryptoPrivateKey: PKCS8Exportable {
     }
 
     private static func generate(_ algorithm: JWSAlgorithm) throws -> OpaquePointer {
+        let crypto = try LibCrypto.functions()
         let type = algorithm == .rs256 ? clibcrypto_key_type_rsa() : clibcrypto_key_type_ec()
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw PlatformCrypto.failure("cannot create a key context") }
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_keygen_init(context) == 1 else { throw PlatformCrypto.failure("cannot start key generation") }
+        guard let context = crypto.EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw PlatformCrypto.failure("cannot create a key context") }
+        defer { crypto.EVP_PKEY_CTX_free(context) }
+        guard crypto.EVP_PKEY_keygen_init(context) == 1 else { throw PlatformCrypto.failure("cannot start key generation") }
         switch algorithm {
         case .rs256:
-            guard EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1 else { throw PlatformCrypto.failure("cannot set the RSA size") }
+            guard crypto.EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1 else { throw PlatformCrypto.failure("cannot set the RSA size") }
         case .es256:
-            guard EVP_PKEY_CTX_set_group_name(context, clibcrypto_curve_p256()) == 1 else { throw PlatformCrypto.failure("cannot set the curve") }
+            guard crypto.EVP_PKEY_CTX_set_group_name(context, clibcrypto_curve_p256()) == 1 else { throw PlatformCrypto.failure("cannot set the curve") }
         }
         var key: OpaquePointer?
-        guard EVP_PKEY_generate(context, &key) == 1, let key else { throw PlatformCrypto.failure("key generation failed") }
+        guard crypto.EVP_PKEY_generate(context, &key) == 1, let key else { throw PlatformCrypto.failure("key generation failed") }
         return key
     }
 
     package func pkcs8DER() throws -> Data {
-        try withKey { key in
-            guard let info = EVP_PKEY2PKCS8(key) else { throw PlatformCrypto.failure("cannot export the key") }
-            defer { PKCS8_PRIV_KEY_INFO_free(info) }
-            return try LibCryptoBackend.encodeDER("the key") { i2d_PKCS8_PRIV_KEY_INFO(info, $0) }
+        let crypto = try LibCrypto.functions()
+        return try withKey { key in
+            guard let info = crypto.EVP_PKEY2PKCS8(key) else { throw PlatformCrypto.failure("cannot export the key") }
+            defer { crypto.PKCS8_PRIV_KEY_INFO_free(info) }
+            return try LibCryptoBackend.encodeDER("the key") { crypto.i2d_PKCS8_PRIV_KEY_INFO(info, $0) }
         }
     }
 }

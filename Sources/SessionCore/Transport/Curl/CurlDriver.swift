@@ -17,25 +17,29 @@ final class CurlDriver: @unchecked Sendable {
         case cancel(CurlTransfer)
     }
 
+    private let curl: clibcurl_api
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked<[Event]>([])
     /// Signalled for each posted event, so an idle driver thread sleeps without polling.
     private let posted = DispatchSemaphore(value: 0)
 
-    private static let instance = CurlDriver()
+    private static let instance = Result { try CurlDriver() }
 
-    /// The process's driver, started on first use.
+    /// The process's driver, started on first use; throws when libcurl cannot be loaded (see
+    /// ``LibCurl/functions()``).
     static func shared() throws -> CurlDriver {
-        guard let instance else { throw HTTPTransportError(.cannotConnect, detail: "libcurl could not be initialized") }
-        return instance
+        try instance.get()
     }
 
-    private init?() {
-        guard clibcurl_global_init() == CURLE_OK, let multi = curl_multi_init() else { return nil }
+    private init() throws {
+        curl = try LibCurl.functions()
+        guard let multi = curl.curl_multi_init() else {
+            throw HTTPTransportError(.cannotConnect, detail: "libcurl could not create its multi handle")
+        }
         self.multi = multi
         // At most six connections to one host, as browsers and URLSession keep: a thousand
         // concurrent calls queue here instead of opening a thousand sockets to one server.
-        clibcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 6)
+        clibcurl_multi_setopt_long(multi, CLIBCURLMOPT_MAX_HOST_CONNECTIONS, 6)
         let thread = Thread { [self] in run() }
         thread.name = "SessionService.curl"
         thread.start()
@@ -50,7 +54,7 @@ final class CurlDriver: @unchecked Sendable {
     private func post(_ event: Event) {
         inbox.withLock { $0.append(event) }
         posted.signal()
-        curl_multi_wakeup(multi)
+        _ = curl.curl_multi_wakeup(multi)
     }
 
     /// The driver thread: takes posted events, lets libcurl work, ends finished transfers, and
@@ -63,14 +67,14 @@ final class CurlDriver: @unchecked Sendable {
                 case .start(let transfer):
                     if transfer.cancellation.isCancelled {
                         transfer.finishCancelled()
-                    } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    } else if curl.curl_multi_add_handle(multi, transfer.easy) == CLIBCURLM_OK {
                         running[transfer.easy] = transfer
                     } else {
-                        transfer.finish(CURLE_FAILED_INIT)
+                        transfer.finish(CLIBCURLE_FAILED_INIT)
                     }
                 case .cancel(let transfer):
                     guard running.removeValue(forKey: transfer.easy) != nil else { continue }
-                    curl_multi_remove_handle(multi, transfer.easy)
+                    _ = curl.curl_multi_remove_handle(multi, transfer.easy)
                     transfer.finishCancelled()
                 }
             }
@@ -79,16 +83,17 @@ final class CurlDriver: @unchecked Sendable {
                 continue
             }
             var active: Int32 = 0
-            curl_multi_perform(multi, &active)
+            _ = curl.curl_multi_perform(multi, &active)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
-                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-                curl_multi_remove_handle(multi, easy)
-                running.removeValue(forKey: easy)?.finish(clibcurl_message_result(message))
+            while let info = curl.curl_multi_info_read(multi, &queued) {
+                let message = clibcurl_message_fields(info).pointee
+                guard message.msg == CLIBCURLMSG_DONE, let easy = message.easy_handle else { continue }
+                _ = curl.curl_multi_remove_handle(multi, easy)
+                running.removeValue(forKey: easy)?.finish(message.data.result)
             }
             if !running.isEmpty {
                 // libcurl shortens the wait to its own next timer; a posted event wakes it early.
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                _ = curl.curl_multi_poll(multi, nil, 0, 1000, nil)
             }
         }
     }

@@ -9,8 +9,9 @@ import Foundation
 /// (``CurlDriver`` runs the callbacks and ends the transfer there); `cancellation` has its own lock.
 final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
+    private let curl: clibcurl_api
     let cancellation: CurlCancellation
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerList: OpaquePointer?
     private var continuation: CheckedContinuation<HTTPResponse, Error>?
     private let maximumResponseSize: Int
     private var response = CurlResponseParts()
@@ -20,7 +21,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// would not send as asked (a header with a line break, an option it refuses).
     init(_ request: HTTPRequest, timeout: TimeInterval, maximumResponseSize: Int, cancellation: CurlCancellation,
          continuation: CheckedContinuation<HTTPResponse, Error>) throws {
-        guard let easy = curl_easy_init() else {
+        curl = try LibCurl.functions()
+        guard let easy = curl.curl_easy_init() else {
             throw HTTPTransportError(.cannotConnect, detail: "libcurl could not create a request")
         }
         self.easy = easy
@@ -34,19 +36,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        curl.curl_easy_cleanup(easy)
+        curl.curl_slist_free_all(headerList)
     }
 
     /// Ends the call with what libcurl reported.
-    func finish(_ result: CURLcode) {
-        if tooLarge || result == CURLE_FILESIZE_EXCEEDED {
+    func finish(_ result: clibcurl_code) {
+        if tooLarge || result == CLIBCURLE_FILESIZE_EXCEEDED {
             return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         }
-        guard result == CURLE_OK else {
+        guard result == CLIBCURLE_OK else {
             var error = HTTPTransportError(curl: result)
             var redirects = 0
-            clibcurl_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+            clibcurl_getinfo_long(easy, CLIBCURLINFO_REDIRECT_COUNT, &redirects)
             if redirects > 0, error.kind == .cannotConnect {
                 // The first request was answered: only where a redirect led could not be reached.
                 error = HTTPTransportError(.connectionLost, detail: "a redirect led where the request cannot follow: " + error.detail)
@@ -54,7 +56,7 @@ final class CurlTransfer: @unchecked Sendable {
             return resume(throwing: error)
         }
         var status = 0
-        clibcurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        clibcurl_getinfo_long(easy, CLIBCURLINFO_RESPONSE_CODE, &status)
         guard status > 0 else {
             return resume(throwing: HTTPTransportError(.connectionLost, detail: "no HTTP response"))
         }
@@ -75,26 +77,26 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configure(_ request: HTTPRequest, timeout: TimeInterval) throws {
         let milliseconds = max(1, Int(timeout * 1000))
-        try set(CURLOPT_URL, request.url.absoluteString)
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_TIMEOUT_MS, milliseconds)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        try set(CURLOPT_SSL_VERIFYPEER, 1)
-        try set(CURLOPT_SSL_VERIFYHOST, 2)
-        try set(CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
-        try set(CURLOPT_MAXREDIRS, 10)
+        try set(CLIBCURLOPT_URL, request.url.absoluteString)
+        try set(CLIBCURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CLIBCURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CLIBCURLOPT_NOSIGNAL, 1)
+        try set(CLIBCURLOPT_TIMEOUT_MS, milliseconds)
+        try set(CLIBCURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        try set(CLIBCURLOPT_SSL_VERIFYPEER, 1)
+        try set(CLIBCURLOPT_SSL_VERIFYHOST, 2)
+        try set(CLIBCURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
+        try set(CLIBCURLOPT_MAXREDIRS, 10)
         // Every encoding libcurl can decode; the size cap applies to the decoded body.
-        try set(CURLOPT_ACCEPT_ENCODING, "")
-        try check(clibcurl_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumResponseSize)))
+        try set(CLIBCURLOPT_ACCEPT_ENCODING, "")
+        try check(clibcurl_setopt_offset(easy, CLIBCURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumResponseSize)))
         try configureMethod(request)
         try configureHeaders(request)
         let me = Unmanaged.passUnretained(self).toOpaque()
         try check(clibcurl_setopt_write_function(easy, curlWriteBody))
-        try check(clibcurl_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        try check(clibcurl_setopt_pointer(easy, CLIBCURLOPT_WRITEDATA, me))
         try check(clibcurl_setopt_header_function(easy, curlWriteHeader))
-        try check(clibcurl_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
+        try check(clibcurl_setopt_pointer(easy, CLIBCURLOPT_HEADERDATA, me))
     }
 
     private func configureMethod(_ request: HTTPRequest) throws {
@@ -107,26 +109,26 @@ final class CurlTransfer: @unchecked Sendable {
         // Method names are case-sensitive (RFC 9110 §9.1), so they are compared byte for byte.
         let isPost = Exact.equal(method, "POST")
         if request.body == nil, Exact.equal(method, "GET") {
-            return try set(CURLOPT_HTTPGET, 1)
+            return try set(CLIBCURLOPT_HTTPGET, 1)
         }
         if request.body == nil, Exact.equal(method, "HEAD") {
-            return try set(CURLOPT_NOBODY, 1)
+            return try set(CLIBCURLOPT_NOBODY, 1)
         }
-        if !isPost { try set(CURLOPT_CUSTOMREQUEST, method) }
+        if !isPost { try set(CLIBCURLOPT_CUSTOMREQUEST, method) }
         if let body = request.body {
-            try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            try check(clibcurl_setopt_offset(easy, CLIBCURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             // COPYPOSTFIELDS: libcurl keeps its own copy, for as long as the handle lives.
             if body.isEmpty {
-                try set(CURLOPT_COPYPOSTFIELDS, "")
+                try set(CLIBCURLOPT_COPYPOSTFIELDS, "")
             } else {
-                try check(body.withUnsafeBytes { clibcurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
+                try check(body.withUnsafeBytes { clibcurl_setopt_pointer(easy, CLIBCURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
             }
             // A request with a body never rides a kept-alive connection (see the type's documentation).
-            try set(CURLOPT_FRESH_CONNECT, 1)
-            try set(CURLOPT_FORBID_REUSE, 1)
+            try set(CLIBCURLOPT_FRESH_CONNECT, 1)
+            try set(CLIBCURLOPT_FORBID_REUSE, 1)
         } else if isPost {
-            try set(CURLOPT_POST, 1)
-            try check(clibcurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            try set(CLIBCURLOPT_POST, 1)
+            try check(clibcurl_setopt_offset(easy, CLIBCURLOPT_POSTFIELDSIZE_LARGE, 0))
         }
     }
 
@@ -143,7 +145,7 @@ final class CurlTransfer: @unchecked Sendable {
         if !has("User-Agent") { lines.append("User-Agent: SessionService") }
         if request.body != nil, !has("Connection") { lines.append("Connection: close") }
         for line in lines {
-            guard let extended = curl_slist_append(headerList, line) else {
+            guard let extended = curl.curl_slist_append(headerList, line) else {
                 throw HTTPTransportError(.cannotConnect, detail: "libcurl could not take the header fields")
             }
             headerList = extended
@@ -151,18 +153,18 @@ final class CurlTransfer: @unchecked Sendable {
         try check(clibcurl_setopt_headers(easy, headerList))
     }
 
-    private func set(_ option: CURLoption, _ value: Int) throws {
+    private func set(_ option: clibcurl_option, _ value: Int) throws {
         try check(clibcurl_setopt_long(easy, option, value))
     }
 
-    private func set(_ option: CURLoption, _ value: String) throws {
-        // libcurl copies string options (CURLOPT_URL and the rest) when they are set.
+    private func set(_ option: clibcurl_option, _ value: String) throws {
+        // libcurl copies string options (CLIBCURLOPT_URL and the rest) when they are set.
         try check(clibcurl_setopt_string(easy, option, value))
     }
 
-    private func check(_ code: CURLcode) throws {
-        guard code == CURLE_OK else {
-            throw HTTPTransportError(.cannotConnect, detail: "libcurl refused an option of the request (curl \(code.rawValue))")
+    private func check(_ code: clibcurl_code) throws {
+        guard code == CLIBCURLE_OK else {
+            throw HTTPTransportError(.cannotConnect, detail: "libcurl refused an option of the request (curl \(code))")
         }
     }
 
