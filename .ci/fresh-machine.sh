@@ -54,6 +54,7 @@ hide "/usr/lib/$multiarch" "${libs[@]}" pkgconfig/openssl.pc pkgconfig/glib-2.0.
     pkgconfig/gobject-2.0.pc glib-2.0
 hide /usr/share/pkgconfig libcurl.pc libsecret-1.pc glib-2.0.pc
 
+command -v cc > /dev/null || { echo "fresh machine: needs a C compiler (cc) to prove the headers are hidden"; exit 1; }
 for header in curl/curl.h openssl/evp.h libsecret/secret.h glib.h libpq-fe.h; do
     if echo "#include <$header>" | cc -E - $(pkg-config --cflags glib-2.0 2> /dev/null) > /dev/null 2>&1; then
         echo "fresh machine: <$header> is still visible: the check would prove nothing"; exit 1

@@ -101,6 +101,22 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How many connections the server has accepted since it started (503 answers included).
     public var acceptedConnections: Int { lock.withLock { accepted } }
 
+    /// How many connections are open, each served by a thread of its own: never more than
+    /// ``Limits/maximumConnections``. A connection's thread has ended once it no longer counts.
+    public var openConnections: Int { lock.withLock { connections.count } }
+
+    /// Waits until at most `count` connections are open (the others' threads have ended), for
+    /// `timeout` seconds at most; false when more were still open then.
+    public func waitUntilOpenConnections(atMost count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return lock.withLock {
+            while connections.count > count {
+                guard lock.wait(until: deadline) else { return connections.count <= count }
+            }
+            return true
+        }
+    }
+
     /// How many open connections are waiting for their next request.
     public var idleConnections: Int { lock.withLock { connections.values.filter(\.isIdle).count } }
 

@@ -60,9 +60,9 @@ final class CrossProcessRefreshTests: XCTestCase {
         let provider = try LocalProvider()
         addTeardownBlock { provider.stop() }
         var verdicts: [String: Int] = [:]
-        // Under ThreadSanitizer every child runs several times slower; its point is races within a process.
-        let rounds = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 100 : 25
-        for round in 0..<rounds {
+        // Each child the victim three times, half of the rounds killing right after the provider's
+        // answer; 100 rounds with SESSION_SOAK=1.
+        for round in 0..<SoakRounds.count(quick: 12, soak: 100) {
             let store = try await expiredSession(at: provider)
             let outcomes = try await race(4, provider: provider, store: store) { children in
                 // The first child to reach the provider is the holder: it is killed right after the
