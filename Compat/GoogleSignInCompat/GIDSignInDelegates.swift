@@ -4,15 +4,32 @@ import SessionFacade
 /// What `signIn` presents from: a view controller with UIKit, any object without.
 public typealias GIDPresentationAnchor = PresentationAnchor
 
-/// Google Sign-In's delegate (4.x and 5.x).
+/// Google Sign-In's delegate (4.x and 5.x). Each method comes in the two forms Swift code writes
+/// it in: 5.x's header is nullability-audited (`GIDSignIn`, `GIDGoogleUser?`, `Error?`), 4.x's is
+/// not (`GIDSignIn!`, ...), and Google's Objective-C protocol accepts either. Implement one form;
+/// the 5.x form is the one called, and by default it calls the 4.x form.
 public protocol GIDSignInDelegate: NSObjectProtocol {
     /// A sign-in (interactive or restored) finished: a user, or an error in `kGIDSignInErrorDomain`.
+    func sign(_ signIn: GIDSignIn, didSignInFor user: GIDGoogleUser?, withError error: Error?)
+    /// The same, as a 4.x app writes it.
     func sign(_ signIn: GIDSignIn!, didSignInFor user: GIDGoogleUser!, withError error: Error!)
     /// `disconnect` finished. Optional: the default does nothing.
+    func sign(_ signIn: GIDSignIn, didDisconnectWith user: GIDGoogleUser?, withError error: Error?)
+    /// The same, as a 4.x app writes it. Optional: the default does nothing.
     func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!)
 }
 
 extension GIDSignInDelegate {
+    /// Calls the 4.x form.
+    public func sign(_ signIn: GIDSignIn, didSignInFor user: GIDGoogleUser?, withError error: Error?) {
+        sign(Optional(signIn), didSignInFor: user, withError: error)
+    }
+    /// Does nothing: a delegate implements this or the 5.x form.
+    public func sign(_ signIn: GIDSignIn!, didSignInFor user: GIDGoogleUser!, withError error: Error!) {}
+    /// Calls the 4.x form.
+    public func sign(_ signIn: GIDSignIn, didDisconnectWith user: GIDGoogleUser?, withError error: Error?) {
+        sign(Optional(signIn), didDisconnectWith: user, withError: error)
+    }
     /// Does nothing.
     public func sign(_ signIn: GIDSignIn!, didDisconnectWith user: GIDGoogleUser!, withError error: Error!) {}
 }

@@ -29,7 +29,7 @@ final class AppDelegate: NSObject, GIDSignInDelegate {
             return
         }
         print("2. signed in as \(user.profile.name ?? "-") <\(user.profile.email ?? "-")>, user ID \(user.userID ?? "-")")
-        user.authentication.refreshTokensWithHandler { authentication, error in
+        user.authentication.refreshTokens { authentication, error in
             print("3. tokens refreshed: \(error == nil && authentication?.accessToken != nil)")
             GIDSignIn.sharedInstance().disconnect()
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SessionCore
 
 /// The token calls: ordered like operations (C4), reported to their completion handler only.
@@ -39,6 +42,13 @@ extension SessionService {
     /// ``currentTokens(completion:)``.
     public func refreshTokens(completion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
         completionOnly(completion) { try await $0.refresh() }
+    }
+
+    /// `request` with `Authorization: Bearer` and the session's access token, refreshed first when
+    /// it expires within the leeway (C8): for an app's own requests to its API (see
+    /// `SessionClient.authorize(_:)`). Ordered and reported like ``currentTokens(completion:)``.
+    public func authorize(_ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, SessionError>) -> Void) {
+        completionOnly(completion) { try await $0.authorize(request) }
     }
 
     /// An ordered operation whose outcome goes to `completion` only.

@@ -14,8 +14,13 @@ class GoogleSignInTestCase: XCTestCase {
     private(set) var provider: LocalProvider!
     private(set) var directory: URL!
 
+    /// The provider a test runs against (a subclass may set it up otherwise).
+    func makeProvider() throws -> LocalProvider {
+        try LocalProvider(clock: SystemClock())
+    }
+
     override func setUpWithError() throws {
-        provider = try LocalProvider(clock: SystemClock())
+        provider = try makeProvider()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gid-\(UUID().uuidString)")
     }
 

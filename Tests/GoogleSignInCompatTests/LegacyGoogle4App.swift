@@ -54,13 +54,13 @@ final class LegacyGoogle4AppDelegate: NSObject, GIDSignInDelegate {
     }
 
     func accessToken() {
-        user?.authentication.getAccessTokenWithHandler { accessToken, error in
+        user?.authentication.getAccessToken { accessToken, error in
             self.onEvent("getAccessToken", accessToken != nil && error == nil ? "ok" : "error")
         }
     }
 
     func refreshAccessToken() {
-        user?.authentication.refreshAccessTokenWithHandler { accessToken, error in
+        user?.authentication.refreshAccessToken { accessToken, error in
             self.onEvent("refreshAccessToken", accessToken != nil && error == nil ? "ok" : "error")
         }
     }

@@ -36,13 +36,13 @@ final class LegacyGoogleApp: NSObject, GIDSignInDelegate {
     func open(_ url: URL) -> Bool { return signIn.handle(url) }
 
     func fetchTokens() {
-        signIn.currentUser.authentication.getTokensWithHandler { authentication, error in
-            self.onEvent("getTokens", error == nil && authentication?.accessToken != nil ? "ok" : "error")
+        signIn.currentUser.authentication.do { authentication, error in
+            self.onEvent("getTokens", error == nil && authentication.accessToken != nil ? "ok" : "error")
         }
     }
 
     func refreshTokens() {
-        signIn.currentUser.authentication.refreshTokensWithHandler { authentication, error in
+        signIn.currentUser.authentication.refreshTokens { authentication, error in
             self.onEvent("refreshTokens", error == nil && authentication?.accessToken != nil ? "ok" : "error")
         }
     }

@@ -188,6 +188,9 @@ extension LocalProviderEngine {
                 "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
             ]
             if let nonce { claims["nonce"] = nonce }
+            if options.idTokensCarryProfile, let user = user(grant.subject) {
+                claims.merge(Self.profileClaims(of: user, scopes: grant.scopes)) { current, _ in current }
+            }
             // netID hands the permission center's token to the client inside the ID token.
             if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
             let unsigned = options.clients.first { Exact.equal($0.id, grant.clientID) }?.idTokenSigning == .unsigned
@@ -197,6 +200,20 @@ extension LocalProviderEngine {
             body["id_token"] = idToken
         }
         return Self.json(body, headers: [("Pragma", "no-cache")])
+    }
+
+    /// The profile claims of `user` that `scopes` grant (OIDC Core §5.4): `profile` the names and
+    /// picture, `email` the address.
+    static func profileClaims(of user: LocalProvider.User, scopes: Set<String>) -> [String: Any] {
+        var claims: [String: Any] = [:]
+        if scopes.contains("profile") {
+            claims["name"] = "\(user.givenName) \(user.familyName)"
+            claims["given_name"] = user.givenName
+            claims["family_name"] = user.familyName
+            if let picture = user.picture { claims["picture"] = picture.absoluteString }
+        }
+        if scopes.contains("email") { (claims["email"], claims["email_verified"]) = (user.email, true) }
+        return claims
     }
 
     /// An unsigned JWS (`alg` `none`, empty signature) of `claims`, for clients registered that way.

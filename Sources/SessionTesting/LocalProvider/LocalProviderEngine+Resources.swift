@@ -19,6 +19,7 @@ extension LocalProviderEngine {
         var claims: [String: Any] = ["sub": user.subject, "email": user.email, "email_verified": true,
                                      "given_name": user.givenName, "family_name": user.familyName]
         if let birthdate = user.birthdate { claims["birthdate"] = birthdate }
+        if let picture = user.picture { claims["picture"] = picture.absoluteString }
         return Self.json(claims)
     }
 

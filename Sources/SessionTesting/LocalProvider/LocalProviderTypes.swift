@@ -46,6 +46,10 @@ extension LocalProvider {
         /// How many requests ``LocalProvider/requestLog`` keeps, the newest (default 10,000), so a
         /// provider left running stays bounded.
         public var requestLogLimit = 10_000
+        /// Whether ID tokens carry the user's profile (`name`, `given_name`, `family_name`,
+        /// `picture`) when the grant has scope `profile`, and `email` with scope `email`, as
+        /// Google's do (OIDC Core §5.4 lets a provider put them there). Default false: only UserInfo has them.
+        public var idTokensCarryProfile = false
 
         /// The default options.
         public init() {}
@@ -92,6 +96,8 @@ extension LocalProvider {
         public var familyName: String
         /// `birthdate`, ISO 8601.
         public var birthdate: String?
+        /// `picture`, the profile image's URL; nil for none.
+        public var picture: URL?
         /// The permission-center record the user starts with; nil for none.
         public var permissions: PermissionRecord?
 
