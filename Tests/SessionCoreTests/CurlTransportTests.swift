@@ -62,6 +62,50 @@ final class CurlTransportTests: XCTestCase {
         }
     }
 
+    func testAHeaderFloodEndsItsTransferAndDelaysNoOther() async throws {
+        // 20,000 fields: once minutes of work on the one driver thread, which every transfer waited behind.
+        let flooding = try LoopbackHTTPServer { _ in
+            .respond(HTTPServerResponse(status: 200, headers: (0..<20_000).map { ("X-Flood-\($0)", "value") }))
+        }
+        defer { flooding.stop() }
+        let transport = CurlTransport(timeout: 30)
+        let bothEnded = expectation(description: "the flood and another request ended")
+        bothEnded.expectedFulfillmentCount = 2
+        let floodRequest = HTTPRequest(method: "GET", url: flooding.baseURL.appendingPathComponent("flood"))
+        let flood = Task {
+            defer { bothEnded.fulfill() }
+            return try await transport.send(floodRequest)
+        }
+        let otherRequest = HTTPRequest(method: "GET", url: url("/ok"))
+        let other = Task {
+            defer { bothEnded.fulfill() }
+            return try await transport.send(otherRequest)
+        }
+        // A failure guard: both end in well under a second.
+        await fulfillment(of: [bothEnded], timeout: 20)
+        do {
+            let response = try await flood.value
+            XCTFail("a flood of header fields must end the transfer; got \(response.status) with \(response.headers.count) fields")
+        } catch let error as HTTPTransportError {
+            XCTAssertEqual(error.kind, .responseTooLarge, error.detail)
+            XCTAssertTrue(error.detail.contains("256 fields"), error.detail)
+        }
+        let answer = try await other.value
+        XCTAssertEqual(String(decoding: answer.body, as: UTF8.self), "ok")
+    }
+
+    func testAResponseAtTheHeaderBoundsIsTakenWhole() async throws {
+        // 250 fields of ours beside the server's own, each line about 200 bytes: under both bounds.
+        let value = String(repeating: "v", count: 180)
+        let generous = try LoopbackHTTPServer { _ in
+            .respond(HTTPServerResponse(status: 200, headers: (0..<250).map { ("X-Field-\($0)", value) }))
+        }
+        defer { generous.stop() }
+        let response = try await CurlTransport(timeout: 10).send(HTTPRequest(method: "GET", url: generous.baseURL))
+        XCTAssertEqual(response.header("x-field-249"), value)
+        XCTAssertEqual(response.header("X-FIELD-0"), value)
+    }
+
     func testAFieldSentTwiceIsOneList() async throws {
         let response = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url("/twice")))
         XCTAssertEqual(response.header("vary"), "Accept, Origin")

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import SessionCore
 import SessionTesting
 import XCTest
@@ -19,6 +20,24 @@ final class DiscoveryTests: XCTestCase {
         _ = try await (first, second)
         _ = try await client.discover()
         XCTAssertEqual(provider.requests(to: "/.well-known/openid-configuration").count, 1)
+    }
+
+    func testADiscoveryRedirectToAnotherOriginIsNotFollowed() async throws {
+        // A provider whose discovery answers 301 to an impostor: the document is at the issuer's own URL or nowhere.
+        let impostor = try LoopbackHTTPServer { _ in .respond(.text("{}")) }
+        defer { impostor.stop() }
+        let provider = try LocalProvider()
+        defer { provider.stop() }
+        let elsewhere = impostor.baseURL.appendingPathComponent(".well-known/openid-configuration").absoluteString
+        provider.inject(.status(301, body: "", headers: ["Location": elsewhere]), at: .discovery, times: nil)
+        let client = SessionClient(configuration: try provider.configuration(), store: InMemoryTokenStore())
+        do {
+            _ = try await client.discover()
+            XCTFail("a discovery document from another origin must not be taken")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.process, .configuration)
+        }
+        XCTAssertEqual(impostor.acceptedConnections, 0)
     }
 
     func testIssuerMustMatchExactly() async throws {

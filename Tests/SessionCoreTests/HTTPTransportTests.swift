@@ -97,6 +97,73 @@ final class HTTPTransportTests: XCTestCase {
         }
     }
 
+    /// A second server: where a hostile server's redirect points. It answers everything, and
+    /// counts what reaches it.
+    private func impostor() throws -> LoopbackHTTPServer {
+        let impostor = try LoopbackHTTPServer { _ in .respond(.text("impostor")) }
+        addTeardownBlock { impostor.stop() }
+        return impostor
+    }
+
+    /// The server answering every request with `status` and `Location: target`.
+    private func redirecting(_ status: Int, to target: String) throws -> LoopbackHTTPServer {
+        let redirecting = try LoopbackHTTPServer { _ in .respond(HTTPServerResponse(status: status, headers: [("Location", target)])) }
+        addTeardownBlock { redirecting.stop() }
+        return redirecting
+    }
+
+    /// Sends `request` and says whether it failed, without caring how (a refusal may be an error
+    /// or the 3xx itself, as each transport reports it).
+    private func sendIgnoringOutcome(_ transport: HTTPTransport, _ request: HTTPRequest) async -> Int? {
+        try? await transport.send(request).status
+    }
+
+    func testNoRedirectLeadsToPlainHTTPOffLoopback() async throws {
+        let impostor = try impostor()
+        // `127.1` reaches the impostor, but is no loopback host by the endpoint rule (only
+        // 127.x.x.x, ::1 and localhost are): to the rule, a plain-http server anywhere.
+        let downgrade = try redirecting(301, to: "http://127.1:\(impostor.port)/.well-known/openid-configuration")
+        for (name, transport) in transports(timeout: 5) {
+            let status = await sendIgnoringOutcome(transport, HTTPRequest(method: "GET", url: downgrade.baseURL, headers: ["Authorization": "Bearer secret"]))
+            XCTAssertNotEqual(status, 200, "\(name): the impostor's answer must not be taken")
+        }
+        XCTAssertEqual(impostor.acceptedConnections, 0, "no request reached the plain-http impostor")
+    }
+
+    func testProviderDocumentsFollowNoRedirectToAnotherOrigin() async throws {
+        let impostor = try impostor()
+        let elsewhere = try redirecting(302, to: impostor.baseURL.appendingPathComponent("jwks").absoluteString)
+        let sameOrigin = try LoopbackHTTPServer { request in
+            request.path == "/moved" ? .respond(HTTPServerResponse(status: 308, headers: [("Location", "/here")])) : .respond(.text("here"))
+        }
+        addTeardownBlock { sameOrigin.stop() }
+        for (name, transport) in transports(timeout: 5) {
+            var document = HTTPRequest(method: "GET", url: elsewhere.baseURL)
+            document.redirects = .withinOrigin
+            let status = await sendIgnoringOutcome(transport, document)
+            XCTAssertNotEqual(status, 200, name)
+            var moved = HTTPRequest(method: "GET", url: sameOrigin.baseURL.appendingPathComponent("moved"))
+            moved.redirects = .withinOrigin
+            let followed = try await transport.send(moved)
+            XCTAssertEqual(String(decoding: followed.body, as: UTF8.self), "here", "\(name): a redirect within the origin is followed")
+        }
+        XCTAssertEqual(impostor.acceptedConnections, 0, "the document was not fetched from another origin")
+    }
+
+    func testARequestWithABodyFollowsNoRedirect() async throws {
+        let impostor = try impostor()
+        for status in [307, 308] {
+            let resending = try redirecting(status, to: impostor.baseURL.appendingPathComponent("token").absoluteString)
+            for (name, transport) in transports(timeout: 5) {
+                let form = HTTPRequest(method: "POST", url: resending.baseURL, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                       body: Data("grant_type=refresh_token&refresh_token=secret".utf8), followsRedirects: true)
+                let answer = await sendIgnoringOutcome(transport, form)
+                XCTAssertNotEqual(answer, 200, "\(name) \(status)")
+            }
+        }
+        XCTAssertEqual(impostor.acceptedConnections, 0, "the body (a refresh token, a client secret) was sent once, to the server it was meant for")
+    }
+
     func testCapsTheResponseSize() async throws {
         for (name, transport) in transports(maximumResponseSize: 16 * 1024) {
             do {

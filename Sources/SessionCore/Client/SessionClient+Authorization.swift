@@ -165,7 +165,8 @@ extension SessionClient {
             if !reload, cache.isFresh(at: now) { return cache.keys }
             if reload, !cache.mayReload(at: now) { return nil }
         }
-        let request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
+        var request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
+        request.redirects = .withinOrigin
         let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
         let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))

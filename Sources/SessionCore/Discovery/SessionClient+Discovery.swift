@@ -21,7 +21,9 @@ extension SessionClient {
     private func loadMetadata() async throws -> ProviderMetadata {
         let issuer = configuration.issuer
         if let stored = await adoptStoredDocuments() { return stored }
-        let request = HTTPRequest(method: "GET", url: ProviderMetadata.discoveryURL(issuer: issuer), headers: ["Accept": "application/json"])
+        // OpenID Connect Discovery §4: the document is at the issuer's own URL, never elsewhere.
+        var request = HTTPRequest(method: "GET", url: ProviderMetadata.discoveryURL(issuer: issuer), headers: ["Accept": "application/json"])
+        request.redirects = .withinOrigin
         let response = try await exchange.send(request, process: .configuration, purpose: "discovery")
         guard response.status == 200 else {
             throw SessionError(.invalidDiscoveryDocument, process: .configuration,
@@ -86,7 +88,8 @@ extension SessionClient {
     /// RFC 8414 metadata is optional: any failure here only means no revocation endpoint.
     private func revocationEndpointFromOAuthMetadata() async -> URL? {
         for url in ProviderMetadata.oauthMetadataURLs(issuer: configuration.issuer) {
-            let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+            var request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+            request.redirects = .withinOrigin
             guard case .success(let response) = await exchange.attempt(request, purpose: "OAuth metadata"),
                   response.status == 200 else { continue }
             if let endpoint = ProviderMetadata.revocationEndpoint(fromOAuthMetadata: response.body,

@@ -8,6 +8,12 @@ package enum ASCII {
         a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
     }
 
+    /// `text` with its ASCII letters folded to lowercase, other bytes kept: a key under which
+    /// names that ``equalIgnoringCase(_:_:)`` calls equal are one.
+    package static func caseFolded(_ text: some StringProtocol) -> String {
+        String(decoding: text.utf8.map(lowercase), as: UTF8.self)
+    }
+
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }

@@ -23,6 +23,17 @@ package enum URLRules {
         return scheme == "https" || (scheme == "http" && isLoopback(host: url.host))
     }
 
+    /// True when `a` and `b` have one origin (RFC 6454): scheme and host compared without regard
+    /// to case, and the same port once the scheme's default is filled in.
+    package static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        guard let first = URLComponents(url: a, resolvingAgainstBaseURL: false),
+              let second = URLComponents(url: b, resolvingAgainstBaseURL: false),
+              let firstScheme = first.scheme, let secondScheme = second.scheme,
+              let firstHost = first.host, let secondHost = second.host else { return false }
+        return ASCII.equalIgnoringCase(firstScheme, secondScheme) && ASCII.equalIgnoringCase(firstHost, secondHost)
+            && effectivePort(first) == effectivePort(second)
+    }
+
     /// The port a URL addresses, with the scheme's default filled in.
     static func effectivePort(_ components: URLComponents) -> Int? {
         if let port = components.port { return port }

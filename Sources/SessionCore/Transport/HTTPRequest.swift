@@ -10,16 +10,44 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [String: String]
     /// The body, if any.
     public var body: Data?
-    /// Whether the transport may follow a 3xx redirect. Token and revocation calls set false.
-    public var followsRedirects: Bool
+    /// Which 3xx redirects the transport may follow (``Redirects/allows(from:to:body:)``).
+    public var redirects: Redirects
 
-    /// Creates a request.
+    /// Which redirects a request may follow. Whatever the rule, a request with a body follows
+    /// none (it would be sent again, secrets in its body, to wherever the server says), and none
+    /// leads to a URL the configuration's endpoint rule refuses: https, or http on a loopback host.
+    public enum Redirects: Sendable, Equatable {
+        /// None: the 3xx response is the answer (token, revocation and browser steps).
+        case never
+        /// Only to the request's own origin (scheme, host and port): the provider's documents,
+        /// which OpenID Connect Discovery puts at the issuer's own URLs.
+        case withinOrigin
+        /// To any URL the endpoint rule accepts (resource requests); `Authorization` is not
+        /// carried to another origin.
+        case toSecureEndpoints
+
+        /// True when a request with `body` following this rule may go on from `current` to `target`.
+        public func allows(from current: URL, to target: URL, body: Data?) -> Bool {
+            guard self != .never, body == nil, URLRules.isSecureEndpoint(target) else { return false }
+            return self == .toSecureEndpoints || URLRules.sameOrigin(current, target)
+        }
+    }
+
+    /// Whether the transport may follow a 3xx redirect at all: false is ``Redirects/never``, true
+    /// ``Redirects/toSecureEndpoints``.
+    public var followsRedirects: Bool {
+        get { redirects != .never }
+        set { redirects = newValue ? .toSecureEndpoints : .never }
+    }
+
+    /// Creates a request; `followsRedirects` false is ``Redirects/never``, true (the default)
+    /// ``Redirects/toSecureEndpoints``.
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, followsRedirects: Bool = true) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
-        self.followsRedirects = followsRedirects
+        redirects = followsRedirects ? .toSecureEndpoints : .never
     }
 
     /// True for the idempotent methods (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, PUT, DELETE), which

@@ -62,7 +62,7 @@ public final class URLSessionTransport: HTTPTransport {
             try await withCheckedThrowingContinuation { continuation in
                 // Registered before the task can end: a cancelled task reports its end at once,
                 // and an end reported before registration would leave the continuation waiting.
-                tasks.register(task, followsRedirects: request.followsRedirects, continuation: continuation)
+                tasks.register(task, redirects: request.redirects, body: request.body, continuation: continuation)
                 if !handle.start(task) {
                     tasks.finish(task, throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
                 }
@@ -77,7 +77,9 @@ public final class URLSessionTransport: HTTPTransport {
 private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
     private struct State: Sendable {
         var continuation: CheckedContinuation<HTTPResponse, Error>
-        var followsRedirects: Bool
+        var redirects: HTTPRequest.Redirects
+        /// The request's body: a request with one follows no redirect.
+        var requestBody: Data?
         var body = Data()
         var tooLarge = false
         /// A 401 asked for credentials, which were declined: the answer is that 401.
@@ -91,8 +93,8 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
         self.maximumResponseSize = maximumResponseSize
     }
 
-    func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, Error>) {
-        states.withLock { $0[ObjectIdentifier(task)] = State(continuation: continuation, followsRedirects: followsRedirects) }
+    func register(_ task: URLSessionTask, redirects: HTTPRequest.Redirects, body: Data?, continuation: CheckedContinuation<HTTPResponse, Error>) {
+        states.withLock { $0[ObjectIdentifier(task)] = State(continuation: continuation, redirects: redirects, requestBody: body) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -121,8 +123,13 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let follow = states.withLock { $0[ObjectIdentifier(task)]?.followsRedirects ?? false }
-        completionHandler(follow ? request : nil)
+        // Each hop is held to the request's rule; a refused one ends with the 3xx as the answer.
+        let rule = states.withLock { $0[ObjectIdentifier(task)].map { ($0.redirects, $0.requestBody) } }
+        guard let (redirects, body) = rule, let from = task.currentRequest?.url ?? response.url, let to = request.url,
+              redirects.allows(from: from, to: to, body: body) else { return completionHandler(nil) }
+        var next = request
+        if !URLRules.sameOrigin(from, to) { next.setValue(nil, forHTTPHeaderField: "Authorization") }
+        completionHandler(next)
     }
 
     /// Ends `task`'s call with `error` before the task ever ran.

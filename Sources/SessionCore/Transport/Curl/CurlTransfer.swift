@@ -16,6 +16,7 @@ final class CurlTransfer: @unchecked Sendable {
     private let maximumResponseSize: Int
     private var response = CurlResponseParts()
     private var tooLarge = false
+    private var headerTooLarge = false
 
     /// Prepares `request`; throws ``HTTPTransportError/Kind/cannotConnect`` for a request libcurl
     /// would not send as asked (a header with a line break, an option it refuses).
@@ -42,18 +43,15 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Ends the call with what libcurl reported.
     func finish(_ result: clibcurl_code) {
+        if headerTooLarge {
+            return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response's header has more than "
+                + "\(CurlResponseParts.maximumFieldCount) fields or \(CurlResponseParts.maximumHeaderBytes) bytes"))
+        }
         if tooLarge || result == CLIBCURLE_FILESIZE_EXCEEDED {
             return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         }
         guard result == CLIBCURLE_OK else {
-            var error = HTTPTransportError(curl: result)
-            var redirects = 0
-            clibcurl_getinfo_long(easy, CLIBCURLINFO_REDIRECT_COUNT, &redirects)
-            if redirects > 0, error.kind == .cannotConnect {
-                // The first request was answered: only where a redirect led could not be reached.
-                error = HTTPTransportError(.connectionLost, detail: "a redirect led where the request cannot follow: " + error.detail)
-            }
-            return resume(throwing: error)
+            return resume(throwing: HTTPTransportError(curl: result))
         }
         var status = 0
         clibcurl_getinfo_long(easy, CLIBCURLINFO_RESPONSE_CODE, &status)
@@ -85,8 +83,8 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CLIBCURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         try set(CLIBCURLOPT_SSL_VERIFYPEER, 1)
         try set(CLIBCURLOPT_SSL_VERIFYHOST, 2)
-        try set(CLIBCURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
-        try set(CLIBCURLOPT_MAXREDIRS, 10)
+        // Redirects are followed by CurlTransport, hop by hop, each held to the request's rule.
+        try set(CLIBCURLOPT_FOLLOWLOCATION, 0)
         // Every encoding libcurl can decode; the size cap applies to the decoded body.
         try set(CLIBCURLOPT_ACCEPT_ENCODING, "")
         try check(clibcurl_setopt_offset(easy, CLIBCURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumResponseSize)))
@@ -179,9 +177,14 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// Takes one header line (status lines included).
-    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        response.take(headerLine: bytes)
+    /// Takes one header line (status lines included); false (which makes libcurl stop) once the
+    /// response's header is over its bounds.
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard response.take(headerLine: bytes) else {
+            headerTooLarge = true
+            return false
+        }
+        return true
     }
 }
 
@@ -193,12 +196,11 @@ private let curlWriteBody: curl_write_callback = { data, size, count, context in
     return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 
-/// libcurl's header callback: one whole header line per call.
+/// libcurl's header callback: one whole header line per call. Returning less than it was given aborts the transfer.
 private let curlWriteHeader: curl_write_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
-    return length
+    return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 #endif
