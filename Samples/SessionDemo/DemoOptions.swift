@@ -112,6 +112,8 @@ struct DemoOptions {
         guard let fromEnvironment = ProcessInfo.processInfo.environment[variable] else {
             throw UsageError(message: "--client-auth \(method) needs \(option) or \(variable)")
         }
+        // Read once, then gone: no child of this process (the browser opener) inherits the secret.
+        unsetenv(variable)
         return fromEnvironment
     }
 

@@ -140,11 +140,25 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         let process = Process()
         process.executableURL = command
         process.arguments = [page.fileURL.path]
+        process.environment = Self.openerEnvironment(ProcessInfo.processInfo.environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         // A browser that cannot be started leaves the printed line as the way forward.
         try? process.run()
         return page
+    }
+
+    /// What the browser opener is given of this process's environment: what finding and showing a
+    /// browser needs (the display, the session bus, the user's settings and locale), and nothing
+    /// else. A browser it starts may live on long after the sign-in, and an app's environment may
+    /// hold a client secret or a token.
+    static func openerEnvironment(_ environment: [String: String]) -> [String: String] {
+        let kept: Set<String> = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "LANG", "LANGUAGE", "TZ",
+                                 "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "BROWSER",
+                                 "DESKTOP_SESSION", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "XDG_RUNTIME_DIR",
+                                 "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CACHE_HOME",
+                                 "GNOME_DESKTOP_SESSION_ID", "KDE_FULL_SESSION"]
+        return environment.filter { kept.contains($0.key) || $0.key.hasPrefix("LC_") }
     }
 
     /// The command that opens a URL in the user's browser.

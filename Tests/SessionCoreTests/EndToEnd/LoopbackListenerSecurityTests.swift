@@ -30,6 +30,9 @@ final class LoopbackListenerSecurityTests: XCTestCase {
     }
 
     func testTheBrowserCommandGetsNoSecretInItsArgumentsAndTheSignInCompletesThroughWhatItWasGiven() async throws {
+        // An app's environment may hold a client secret: the browser, which may outlive the sign-in, does not inherit it.
+        setenv("SESSION_TEST_CLIENT_SECRET", "secret-in-the-environment", 1)
+        defer { unsetenv("SESSION_TEST_CLIENT_SECRET") }
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("opener-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -66,6 +69,8 @@ final class LoopbackListenerSecurityTests: XCTestCase {
             XCTAssertFalse(argv.contains(secret) || environ.contains(secret), "\(name) reached the browser command's arguments or environment")
         }
         XCTAssertFalse(argv.contains("authorize"), "the request URI is not an argument either: \(argv)")
+        XCTAssertFalse(environ.contains("secret-in-the-environment"), "the app's environment reached the browser command")
+        XCTAssertTrue(environ.contains("PATH="), "what opening a browser needs is kept: \(environ)")
         XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("mode"), encoding: .utf8), "600\n")
         XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("directory-mode"), encoding: .utf8), "700\n")
         let given = argv.trimmingCharacters(in: .newlines)
