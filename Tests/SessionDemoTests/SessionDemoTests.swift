@@ -166,6 +166,7 @@ final class SessionDemoTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         try Data((secret + "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         let run = try await runAgainst(provider, clientID: "server-app",
                                        extra: ["--client-auth", "basic", "--client-secret-file", file.path]) { url, redirect, _ in
             try await HeadlessUserAgent().authorize(url: url, redirectURI: redirect)
@@ -211,6 +212,7 @@ final class SessionDemoTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString).pem")
         try Data(pem.replacingOccurrences(of: "PRIVATE KEY", with: "RSA PRIVATE KEY").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         let unusable = try await DemoProcess.run(["--issuer", provider.issuer.absoluteString, "--client-id", "server-app",
                                                   "--client-auth", "private-key-jwt", "--client-key-file", file.path])
         XCTAssertEqual(unusable.status, 2, unusable.errorOutput)

@@ -36,7 +36,9 @@ public struct ClientSigningKey: Sendable, Equatable, CustomStringConvertible, Cu
         try self.init(try PKCS8PrivateKey(der: pkcs8DER), keyID: keyID)
     }
 
-    /// Reads the PEM key file at `url`.
+    /// Reads the PEM key file at `url`, which must be the user's own (or root's), not readable by
+    /// others and writable by its owner only, as ssh requires of a private key (`chmod 600`; group
+    /// read, as in `root:service 0640`, is allowed).
     /// - Throws: ``SessionError`` `invalidConfiguration` when the file cannot be read or is not a
     ///   regular file (a FIFO is refused at once, never waited on), or as ``init(pem:keyID:)``.
     public init(contentsOf url: URL, keyID: String? = nil) throws {

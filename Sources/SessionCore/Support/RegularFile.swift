@@ -6,7 +6,10 @@ import Darwin
 #endif
 
 /// Reads a small file a user names (a key or secret file), refusing at once anything that is not
-/// a regular file: opening a FIFO for reading would otherwise wait for a writer for ever.
+/// a regular file (opening a FIFO for reading would otherwise wait for a writer for ever), and, as
+/// ssh refuses a private key, a file another user (but root) owns, or that others may read or
+/// anyone but its owner may write: a secret others can read is no secret, and one others can
+/// replace is not the user's. Group read is allowed (`root:service 0640` is how servers share one).
 package enum RegularFile {
     /// Why a file could not be read.
     package struct Refusal: Error, Sendable {
@@ -15,8 +18,9 @@ package enum RegularFile {
     }
 
     /// The contents of the regular file at `path`, at most `limit` bytes.
-    /// - Throws: ``Refusal`` for a missing or unreadable path, anything but a regular file, or a
-    ///   file larger than `limit`.
+    /// - Throws: ``Refusal`` for a missing or unreadable path, anything but a regular file, a file
+    ///   of another user, one others may read or anyone but its owner may write, or a file larger
+    ///   than `limit`.
     package static func read(_ path: String, limit: Int) throws -> Data {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -25,6 +29,14 @@ package enum RegularFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw Refusal(reason: "\(path) is not a regular file")
+        }
+        guard status.st_uid == geteuid() || status.st_uid == 0 else {
+            throw Refusal(reason: "\(path) belongs to user \(status.st_uid), not to this one: a key or secret must be the user's own (or root's)")
+        }
+        guard status.st_mode & 0o026 == 0 else {
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw Refusal(reason: "\(path) has mode \(mode): a key or secret must not be readable by others nor writable by anyone but its owner "
+                + "(chmod 600 \(path))")
         }
         switch contents(of: descriptor, limit: limit) {
         case .data(let data): return data

@@ -45,6 +45,11 @@ final class ClientSigningKeyTests: XCTestCase {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("client-key-\(UUID().uuidString).pem")
             try original.pkcs8PEM().write(to: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: file) }
+            // As written (the umask's 0644), others may read it: refused, as ssh refuses such a key.
+            XCTAssertThrowsError(try ClientSigningKey(contentsOf: file, keyID: "k1")) { error in
+                XCTAssertTrue((error as? SessionError)?.message.contains("chmod 600") == true, "\(error)")
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             XCTAssertEqual(try ClientSigningKey(contentsOf: file, keyID: "k1"), key)
         }
     }
@@ -88,6 +93,27 @@ final class ClientSigningKeyTests: XCTestCase {
         }
         XCTAssertThrowsError(try ClientSigningKey(pem: rsa, keyID: ""))
         XCTAssertThrowsError(try ClientSigningKey(contentsOf: URL(fileURLWithPath: "/nonexistent/key.pem")))
+    }
+
+    /// A key file others could replace, or that belongs to another user, is refused, as ssh
+    /// refuses such a private key.
+    func testAKeyFileOthersCouldChangeOrThatIsAnotherUsersIsRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("client-key-\(UUID().uuidString).pem")
+        try SigningKey(algorithm: .es256, keyID: "k1").pkcs8PEM().write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o620], ofItemAtPath: file.path)
+        XCTAssertThrowsError(try ClientSigningKey(contentsOf: file)) { error in
+            XCTAssertTrue((error as? SessionError)?.message.contains("has mode 620") == true, "\(error)")
+        }
+        // Group read is how servers share a secret (root:service 0640): taken.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
+        XCTAssertNoThrow(try ClientSigningKey(contentsOf: file))
+        try XCTSkipUnless(geteuid() == 0, "needs root to give the file to another user")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        XCTAssertEqual(chown(file.path, 65534, 65534), 0)
+        XCTAssertThrowsError(try ClientSigningKey(contentsOf: file)) { error in
+            XCTAssertTrue((error as? SessionError)?.message.contains("belongs to user 65534") == true, "\(error)")
+        }
     }
 
     /// A FIFO where the key file should be is refused at once; reading it would wait for a
