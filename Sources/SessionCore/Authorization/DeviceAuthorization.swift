@@ -34,9 +34,19 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         }
         deviceCode = try fields.requiredString("device_code")
         userCode = try fields.requiredString("user_code")
+        // Shown to the user as is: printable characters only, no control or bidirectional
+        // override that could make a terminal or a page show something else.
+        guard Self.isDisplayable(userCode), userCode.count <= 64 else {
+            throw fields.fail("member 'user_code' is not a short code of printable characters")
+        }
         guard let verification = try fields.url("verification_uri") else { throw fields.fail("member 'verification_uri' is missing") }
+        // The user is sent there: https, or http on a loopback host, as every endpoint (no javascript:, no plain http).
+        guard URLRules.isSecureEndpoint(verification) else { throw fields.fail("member 'verification_uri' must be https (http only on loopback)") }
         verificationURI = verification
         verificationURIComplete = try fields.url("verification_uri_complete")
+        if let complete = verificationURIComplete, !URLRules.isSecureEndpoint(complete) {
+            throw fields.fail("member 'verification_uri_complete' must be https (http only on loopback)")
+        }
         guard let lifetime = try fields.number("expires_in"), lifetime > 0, lifetime.isFinite else {
             throw fields.fail("member 'expires_in' is missing or not a positive number")
         }
@@ -45,6 +55,19 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         guard requested.isFinite, requested >= 0 else { throw fields.fail("member 'interval' is not a non-negative number") }
         interval = min(max(requested, 1), Self.maximumInterval)
         self.scopes = scopes
+    }
+
+    /// True when `text` has only characters a display shows as themselves: no control
+    /// characters (C0, DEL, C1), no bidirectional formatting (U+061C, U+200E–U+200F,
+    /// U+202A–U+202E, U+2066–U+2069), no line or paragraph separators.
+    static func isDisplayable(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            let value = scalar.value
+            let control = value < 0x20 || (0x7F...0x9F).contains(value)
+            let bidi = value == 0x061C || (0x200E...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value)
+            return !control && !bidi && value != 0x2028 && value != 0x2029
+        }
     }
 
     /// The user code and URL, never the device code.

@@ -39,6 +39,35 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 15, "one interval before each poll, never less")
     }
 
+    func testWhatTheUserIsShownMustBeSafeToShow() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let base = #""device_code":"dc","expires_in":600,"interval":5"#
+        let hostile = [
+            // A link that runs script, a plain-http page an attacker on the path can swap.
+            #"{\#(base),"user_code":"ABCD-EFGH","verification_uri":"javascript://example.com/%0aalert(1)"}"#,
+            #"{\#(base),"user_code":"ABCD-EFGH","verification_uri":"http://login.example.com/device"}"#,
+            #"{\#(base),"user_code":"ABCD-EFGH","verification_uri":"https://login.example.com/device","verification_uri_complete":"http://evil.example/"}"#,
+            // A code that rewrites the terminal line, or reads backwards (U+202E).
+            #"{\#(base),"user_code":"ABCD\nOpen https://evil.example","verification_uri":"https://login.example.com/device"}"#,
+            #"{\#(base),"user_code":"ABCD\u202EHGFE","verification_uri":"https://login.example.com/device"}"#,
+            #"{\#(base),"user_code":"\u001b[2JABCD","verification_uri":"https://login.example.com/device"}"#,
+        ]
+        for body in hostile {
+            harness.provider.inject(.status(200, body: body), at: .deviceAuthorization, times: 1)
+            do {
+                let authorization = try await client.beginDeviceAuthorization()
+                XCTFail("shown to the user: \(authorization.userCode.debugDescription) at \(authorization.verificationURI)")
+            } catch let error as SessionError {
+                XCTAssertEqual(error.code, .invalidResponse, body)
+            }
+        }
+        harness.provider.inject(.status(200, body: #"{\#(base),"user_code":"ÄÖÜ-ß123","verification_uri":"https://login.example.com/device"}"#),
+                                at: .deviceAuthorization, times: 1)
+        let printable = try await client.beginDeviceAuthorization()
+        XCTAssertEqual(printable.userCode, "ÄÖÜ-ß123", "letters beyond ASCII are printable")
+    }
+
     func testSlowDownLengthensTheIntervalForTheRestOfTheSignIn() async throws {
         let harness = try harness()
         let client = try client(harness)
