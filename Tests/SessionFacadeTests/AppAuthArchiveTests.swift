@@ -10,6 +10,7 @@ final class AppAuthArchiveTests: XCTestCase {
     /// The objects of a hand-made binary property list (one-byte references, under 15 entries each).
     private enum Object {
         case ascii(String)
+        case data(Int)
         case uid(UInt8)
         case array([UInt8])
         case dictionary([(UInt8, UInt8)])
@@ -23,6 +24,7 @@ final class AppAuthArchiveTests: XCTestCase {
             offsets.append(bytes.count)
             switch object {
             case .ascii(let text): bytes += [0x50 | UInt8(text.utf8.count)] + Array(text.utf8)
+            case .data(let count): bytes += [0x4F, 0x12] + (0..<4).reversed().map { UInt8((count >> ($0 * 8)) & 0xFF) } + [UInt8](repeating: 0x61, count: count)
             case .uid(let index): bytes += [0x80, index]
             case .array(let references): bytes += [0xA0 | UInt8(references.count)] + references
             case .dictionary(let pairs): bytes += [0xD0 | UInt8(pairs.count)] + pairs.map(\.0) + pairs.map(\.1)
@@ -80,6 +82,14 @@ final class AppAuthArchiveTests: XCTestCase {
         assertCorrupt(propertyList(levels), "a small file that expands")
         XCTAssertThrowsError(try AppAuthArchive.session(from: propertyList(levels))) { error in
             XCTAssertTrue((error as? SessionError)?.message.contains("expands to more than") == true, "\(error)")
+        }
+        // Fourteen arrays each holding the next twice, the last a 60 kB data object: a 60 kB file
+        // whose 2^14 references to that object would each copy it, about 1 GB. The reader stops
+        // at its byte budget.
+        let copies = (0..<14).map { Object.array([UInt8($0 + 1), UInt8($0 + 1)]) } + [.data(60_000)]
+        XCTAssertThrowsError(try AppAuthArchive.session(from: propertyList(copies))) { error in
+            XCTAssertEqual((error as? SessionError)?.code, .storageCorrupt)
+            XCTAssertTrue((error as? SessionError)?.message.contains("bytes of data") == true, "\(error)")
         }
         // References and offsets that point nowhere.
         assertCorrupt(keyedArchive(root: 200, [.ascii("$null")]), "a root reference past the objects")

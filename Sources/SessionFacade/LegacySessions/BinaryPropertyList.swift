@@ -18,9 +18,10 @@ enum PropertyListValue: Equatable {
 }
 
 /// Reads a binary property list written by an untrusted hand: every offset, count and reference
-/// is checked before use, nesting is bounded, and so is the number of values built (shared
-/// references could otherwise make a small file expand without end). Any fault is a
-/// `storageCorrupt` error; nothing here can trap on input.
+/// is checked before use, nesting is bounded, and so are the number of values built and the bytes
+/// their data and strings hold (shared references could otherwise make a small file expand
+/// without end: each reference to a data object copies it). Any fault is a `storageCorrupt`
+/// error; nothing here can trap on input.
 ///
 /// The layout (Apple's CFBinaryPList.c describes it): the magic `bplist00`, the objects, a table of
 /// their offsets, and a 32-byte trailer giving the table's entry size, the reference size, the
@@ -30,11 +31,15 @@ struct BinaryPropertyList {
     static let maximumSize = 1 << 20
     private static let maximumDepth = 32
     private static let maximumValues = 100_000
+    /// The most bytes of data and strings built, counting each reference's copy: four times the
+    /// largest file, far beyond what a legacy session holds.
+    private static let maximumBytes = 4 * maximumSize
 
     private let bytes: [UInt8]
     private let offsets: [Int]
     private let referenceSize: Int
     private var built = 0
+    private var bytesBuilt = 0
 
     /// The top object of `data`.
     static func parse(_ data: Data) throws -> PropertyListValue {
@@ -72,6 +77,12 @@ struct BinaryPropertyList {
         topObject = top
     }
 
+    /// Counts `count` more bytes built; throws once they pass the budget.
+    private mutating func spend(_ count: Int) throws {
+        bytesBuilt += max(0, count)
+        guard bytesBuilt <= Self.maximumBytes else { throw Self.corrupt("it expands to more than \(Self.maximumBytes) bytes of data") }
+    }
+
     /// The object at index `index` of the offset table.
     private mutating func value(_ index: Int, depth: Int) throws -> PropertyListValue {
         guard depth < Self.maximumDepth else { throw Self.corrupt("it nests deeper than \(Self.maximumDepth) levels") }
@@ -101,15 +112,18 @@ struct BinaryPropertyList {
             return .date(try real(at: start + 1, size: 8))
         case 0x4:
             let (count, at) = try length(info, after: start)
+            try spend(count)
             return .data(Data(try slice(at, count)))
         case 0x5:
             let (count, at) = try length(info, after: start)
+            try spend(count)
             guard let text = String(bytes: try slice(at, count), encoding: .ascii) else { throw Self.corrupt("an ASCII string is not ASCII") }
             return .string(text)
         case 0x6:
             let (count, at) = try length(info, after: start)
             let (units, overflow) = count.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw Self.corrupt("a string's length overflows") }
+            try spend(units)
             let raw = try slice(at, units)
             let codeUnits = stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[raw.startIndex + $0]) << 8 | UInt16(raw[raw.startIndex + $0 + 1]) }
             return .string(String(decoding: codeUnits, as: UTF16.self))
