@@ -101,6 +101,24 @@ final class LegacySessionCarryOverTests: XCTestCase {
         XCTAssertEqual(facade.provider.refreshTokenReuses, 0)
     }
 
+    func testAForgedLegacyIDTokenNamesNobodyTheIdentityIsTheProvidersValidatedOne_C5() async throws {
+        let steps = StepLog()
+        let store = StepStore(steps: steps)
+        let (facade, service, real) = try await makeLegacy(store: store)
+        // Whoever can write the legacy SDK's storage can write an unsigned ID token naming anyone.
+        func part(_ json: String) -> String { Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        let forged = part(#"{"alg":"none"}"#) + "." + part(#"{"iss":"https://attacker.example","sub":"admin","aud":"x"}"#) + "."
+        let legacy = LegacySession(issuer: real.issuer, clientID: real.clientID, refreshToken: real.refreshToken,
+                                   accessToken: real.accessToken, idToken: forged, scopes: real.scopes)
+        XCTAssertNil(legacy.tokens.subject, "nothing of the legacy ID token is taken before it could be checked")
+        XCTAssertNil(legacy.tokens.idToken)
+        let heard = await initialize(service, of: facade, carryingOver: LegacyShelf(legacy, steps: steps))
+        XCTAssertEqual(heard, "A.didFinishAuthentication(token)")
+        let adopted = await store.tokens
+        XCTAssertEqual(adopted?.subject, LocalProvider.User.erika.subject, "the identity is the one the provider's validated ID token names")
+        XCTAssertNotEqual(adopted?.idToken, forged)
+    }
+
     func testAStoreThatCannotSaveLeavesTheLegacyCopyInPlace_C5() async throws {
         let steps = StepLog()
         let (facade, service, legacy) = try await makeLegacy(store: StepStore(steps: steps, refusesSaves: true))

@@ -48,10 +48,13 @@ public struct LegacySession: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The session as ours: the access token already expired, so that the first use refreshes it.
+    /// The legacy ID token is left out, and with it any identity: whoever could write the legacy
+    /// SDK's storage could have written it (an `alg: none` token naming anyone), and it was never
+    /// checked here. The identity comes from the first refresh's ID token, validated as every ID
+    /// token is (signature against the provider's keys, `iss`, `aud`, expiry).
     public var tokens: SessionTokens {
-        SessionTokens(accessToken: accessToken ?? "", refreshToken: refreshToken, idToken: idToken,
-                      expiresAt: Date(timeIntervalSince1970: 0), scopes: scopes,
-                      subject: SessionTokens.claims(of: idToken)["sub"]?.stringValue)
+        SessionTokens(accessToken: accessToken ?? "", refreshToken: refreshToken, idToken: nil,
+                      expiresAt: Date(timeIntervalSince1970: 0), scopes: scopes, subject: nil)
     }
 
     /// Says what it holds without a token.
