@@ -13,6 +13,7 @@
 #define SESSION_SERVICE_CLIBCRYPTO_SHIM_H
 
 #include <dlfcn.h>
+#include "../CLibLoader/system_library.h"
 #include <pthread.h>
 #include <stddef.h>
 
@@ -81,7 +82,7 @@ typedef struct {
 
 /// Loads libcrypto from `soname` into `api` (which starts zeroed).
 static inline void clibcrypto_load(clibcrypto_api *api, const char *soname) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *library = session_service_open_system_library(soname);
     if (library == NULL) { api->status = CLIBCRYPTO_NO_LIBRARY; return; }
 #define CLIBCRYPTO_FIND(symbol) \
     if ((*(void **)&api->symbol = dlsym(library, #symbol)) == NULL) { \

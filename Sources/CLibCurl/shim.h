@@ -11,6 +11,7 @@
 #define SESSION_SERVICE_CLIBCURL_SHIM_H
 
 #include <dlfcn.h>
+#include "../CLibLoader/system_library.h"
 #include <pthread.h>
 #include <stddef.h>
 
@@ -92,7 +93,7 @@ typedef struct {
 
 /// Loads libcurl from `soname` into `api` (which starts zeroed) and initializes it.
 static inline void clibcurl_load(clibcurl_api *api, const char *soname) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *library = session_service_open_system_library(soname);
     if (library == NULL) { api->status = CLIBCURL_NO_LIBRARY; return; }
 #define CLIBCURL_FIND(symbol) \
     if ((*(void **)&api->symbol = dlsym(library, #symbol)) == NULL) { \

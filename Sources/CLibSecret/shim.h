@@ -10,6 +10,7 @@
 #define SESSION_SERVICE_CLIBSECRET_SHIM_H
 
 #include <dlfcn.h>
+#include "../CLibLoader/system_library.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ typedef struct {
 } clibsecret_api;
 
 static inline void clibsecret_load_once(clibsecret_api *api) {
-    void *library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *library = session_service_open_system_library("libsecret-1.so.0");
     if (library == NULL) { api->unavailable = "libsecret-1.so.0 could not be loaded"; return; }
 #define CLIBSECRET_FIND(field, symbol) \
     if ((*(void **)&api->field = dlsym(library, symbol)) == NULL) { api->unavailable = "libsecret lacks " symbol; return; }

@@ -36,6 +36,30 @@ final class RuntimeLibraryTests: XCTestCase {
         }
     }
 
+    /// A library planted beside the executable (its RUNPATH has `$ORIGIN`, as SwiftPM sets it) is
+    /// never loaded in place of the system's: only the system's library directories are searched.
+    func testALibraryPlantedBesideTheExecutableIsNotLoaded() throws {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let name = "libsessionservice-planted-\(getpid()).so.1"
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("planted-\(getpid()).c")
+        try "int planted(void) { return 1; }\n".write(to: source, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", "-o", beside.appendingPathComponent(name).path, source.path]
+        do { try compiler.run() } catch { throw XCTSkip("no C compiler to build the planted library: \(error)") }
+        compiler.waitUntilExit()
+        try XCTSkipUnless(compiler.terminationStatus == 0, "the planted library could not be built")
+        defer { try? FileManager.default.removeItem(at: beside.appendingPathComponent(name)) }
+        XCTAssertThrowsError(try LibCrypto.load(soname: name)) { error in
+            // Loaded, it would be a library that lacks EVP_Digest; not found, it is one that could not be loaded.
+            XCTAssertTrue((error as? SessionError)?.message.contains("could not be loaded") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try LibCurl.load(soname: name)) { error in
+            XCTAssertTrue((error as? HTTPTransportError)?.detail.contains("could not be loaded") == true, "\(error)")
+        }
+    }
+
     func testTheSystemsLibrariesLoadWithEveryFunction() throws {
         XCTAssertNoThrow(try LibCurl.load(soname: "libcurl.so.4"))
         XCTAssertNoThrow(try LibCrypto.load(soname: "libcrypto.so.3"))
