@@ -36,7 +36,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 enum FuzzTarget: String, CaseIterable {
     case jws, discovery, tokenResponse = "token-response", authorizationResponse = "authorization-response"
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
-    case appAuthArchive = "appauth-archive"
+    case appAuthArchive = "appauth-archive", responseHeaders = "response-headers"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -57,6 +57,7 @@ enum FuzzTarget: String, CaseIterable {
         case .httpRequest: HTTPRequestTarget.run(data)
         case .privateKey: CoreTargets.privateKey(data)
         case .appAuthArchive: LegacyArchiveTarget.run(data)
+        case .responseHeaders: ResponseHeaderTarget.run(data)
         }
     }
 }
