@@ -30,6 +30,25 @@ final class SignOutTests: XCTestCase {
         XCTAssertNil(store.contents)
     }
 
+    func testANewProcessSigningOutRevokesTheStoredSession() async throws {
+        // The command-line recipe: `logout` is a new process whose client never loaded the session.
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        let logger = CapturingLogger()
+        let logout = SessionClient(configuration: try harness.provider.configuration(), store: harness.store,
+                                   transport: CurlTransport(timeout: 5), clock: harness.clock, logger: logger)
+        try await logout.signOut(revokeTokens: true)
+        XCTAssertEqual(harness.provider.requests(to: .revocation).count, 1, "the stored session's refresh token was revoked")
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)))
+        XCTAssertNil(harness.stored)
+        XCTAssertTrue(logger.lines.contains { $0.contains("signed out (tokens revoked)") }, "\(logger.lines)")
+
+        // With nothing stored, nothing is revoked, and the log does not say otherwise.
+        try await logout.signOut(revokeTokens: true)
+        XCTAssertEqual(harness.provider.requests(to: .revocation).count, 1)
+        XCTAssertTrue(logger.lines.contains { $0.contains("there was no session to revoke") }, "\(logger.lines)")
+    }
+
     func testAFailedRevocationKeepsLocalStateAndReportsTheError() async throws {
         let provider = try FakeProvider()
         let store = RecordingStore()
