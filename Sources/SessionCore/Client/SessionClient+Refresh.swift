@@ -71,6 +71,17 @@ extension SessionClient {
         case let stored? where stored.inFlight != nil:
             ended = "a refresh by another process was interrupted, and its refresh token may be spent"
         case let stored? where !Exact.equal(stored.refreshToken, tokens.refreshToken) || !Exact.equal(stored.accessToken, tokens.accessToken):
+            // Another process's tokens are adopted only when they are this account's: after a
+            // logout and a login as someone else there, this session is over, not renewed.
+            guard Self.sameAccount(stored, tokens) else {
+                generation += 1
+                current = nil
+                let error = SessionError(.reauthenticationRequired, process: .authentication,
+                                         message: "another process signed in to another account on this store; load the stored session or sign in again")
+                log(.warning, "the stored session is another account's: this one ended")
+                emit(.sessionLost(error))
+                throw error
+            }
             current = stored
             log(.info, "adopted the tokens another process refreshed")
             emit(.tokensRefreshed(stored))
@@ -84,6 +95,13 @@ extension SessionClient {
         let error = SessionError(.reauthenticationRequired, process: .authentication, message: "\(ended); sign in again")
         emit(.sessionLost(error))
         throw error
+    }
+
+    /// True when `a` and `b` are one account's sessions: the same subject, byte for byte (a store
+    /// belongs to one issuer and client), or no subject on either side to tell them apart by.
+    static func sameAccount(_ a: SessionTokens, _ b: SessionTokens) -> Bool {
+        guard let first = a.subject, let second = b.subject else { return a.subject == nil && b.subject == nil }
+        return Exact.equal(first, second)
     }
 
     private func refreshNow(onlyIfExpiring: Bool) async throws -> SessionTokens {
