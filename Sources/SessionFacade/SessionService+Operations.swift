@@ -215,12 +215,20 @@ extension SessionService {
             $0.permissionCenter = permissionCenter
             $0.initializationFailure = nil
         }
-        // C5: a stored session is announced right after the initialization outcome.
+        // C5: a stored session is announced right after the initialization outcome; one that was
+        // lost on the way (an interrupted refresh) is a stored session that cannot be used.
+        let lost = Locked<SessionError?>(nil)
+        await created.setEventHandler { event in
+            if case .sessionLost(let error) = event { lost.withLock { $0 = error } }
+        }
         var restored: Result<SessionTokens?, SessionError>
         do {
             restored = .success(try await created.restoreUsableSession())
         } catch {
             restored = .failure(Self.sessionError(error, process: .authentication))
+        }
+        if case .success(nil) = restored, let error = lost.value {
+            restored = .failure(error)
         }
         if case .success(nil) = restored, let source = line.withLock({ $0.legacySessionSource }) {
             restored = await adoptLegacySession(from: source, into: created)

@@ -141,8 +141,15 @@ final class RefreshTests: XCTestCase {
         let interrupted = RecordingStore(initial.marked(.refresh))
         let logger = CapturingLogger()
         let client = try makeClient(provider, store: interrupted, logger: logger)
+        let lost = Locked<[SessionError]>([])
+        await client.setEventHandler { event in
+            if case .sessionLost(let error) = event { lost.withLock { $0.append(error) } }
+        }
         let restored = try await client.loadStoredSession()
         XCTAssertNil(restored)
+        // Lost, not absent: the app can tell its user why they must sign in again.
+        XCTAssertEqual(lost.value.map(\.code), [.reauthenticationRequired])
+        XCTAssertTrue(lost.value.first?.message.contains("a refresh was interrupted") == true, "\(lost.value)")
         XCTAssertNil(interrupted.contents, "the store no longer holds it")
         XCTAssertTrue(refreshRequests.isEmpty, "its refresh token, perhaps retired, was not sent")
         XCTAssertTrue(logger.lines.contains { $0.contains("waiting for a refresh answer") }, "\(logger.lines)")

@@ -57,6 +57,22 @@ final class InitializationOrderTests: XCTestCase {
         XCTAssertNil(current)
     }
 
+    func testASessionLostToAnInterruptedRefreshIsReportedNotTakenForNone_C5() async throws {
+        let facade = try makeFacade()
+        let tokens = try await facade.storeSession()
+        // The app was killed while its refresh was on its way: the mark is what the store holds.
+        try await facade.store.save(tokens.marked(.refresh))
+        facade.service.initialize(facade.configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
+        _ = await facade.log.waitForEvents(3)
+        XCTAssertEqual(facade.log.transcript, [
+            "A.didFinishInitializationWithError(nil)", "completion.initialize(success)",
+            "A.didFinishAuthenticationWithError(reauthenticationRequired)",
+        ])
+        let current = try await facade.store.load()
+        XCTAssertNil(current)
+        XCTAssertEqual(facade.provider.refreshTokenReuses, 0, "the possibly spent refresh token was not sent again")
+    }
+
     func testASecondInitializeFailsAndChangesNothing_C6() async throws {
         let facade = try makeFacade()
         await facade.initialize()

@@ -9,7 +9,9 @@ extension SessionClient {
     /// A session stored while a refresh or a revocation was on its way
     /// (``SessionTokens/inFlight``) is not restored: the app stopped before the answer, so the
     /// refresh token may already be retired or revoked, and sending it again could make the
-    /// provider revoke the whole grant. It is removed from the store and nil is returned.
+    /// provider revoke the whole grant. It is removed from the store and nil is returned, and the
+    /// event handler hears ``SessionEvent/sessionLost(_:)`` with `reauthenticationRequired`: the
+    /// session was lost, which is not the same as none having been stored.
     /// - Throws: `storageFailed` or `storageCorrupt` (process `configuration`). A store that
     ///   holds something unreadable (`storageCorrupt`) keeps it, for inspection, until
     ///   ``discardStoredSession()`` deletes it; every restore until then fails the same way.
@@ -34,6 +36,9 @@ extension SessionClient {
             log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
             try await endLocalSession(process: .configuration)
             stored = nil
+            // Lost, not absent: the app hears why its user must sign in again.
+            emit(.sessionLost(SessionError(.reauthenticationRequired, process: .authentication,
+                                           message: "a \(interrupted.rawValue) was interrupted before its answer was saved (the app stopped); sign in again")))
         }
         current = stored
         if stored != nil { log(.info, "session restored from the store") }
