@@ -257,4 +257,26 @@ final class ScriptedClock: SessionClock, Sendable {
         let offset = offsets.withLock { offsets in offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
         return base.now().addingTimeInterval(offset)
     }
+
+    /// A provider whose access tokens live 30 s, under the default 60 s leeway: the leeway is at
+    /// most half the lifetime, so the token is used for 15 s, not refreshed at every use.
+    func testALeewayLongerThanTheTokensLifetimeIsHalfTheLifetime() async throws {
+        let clock = ManualClock()
+        let provider = try LocalProvider(clock: clock) { $0.accessTokenLifetime = 30 }
+        defer { provider.stop() }
+        let logger = CapturingLogger()
+        let client = SessionClient(configuration: try provider.configuration(), transport: CurlTransport(timeout: 5), clock: clock, logger: logger)
+        let signedIn = try await client.signIn(agent: HeadlessUserAgent())
+        XCTAssertEqual(signedIn.lifetime, 30)
+        for _ in 0..<5 {
+            let tokens = try await client.validTokens()
+            XCTAssertEqual(tokens.accessToken, signedIn.accessToken)
+            clock.advance(by: 2.5)
+        }
+        XCTAssertEqual(provider.requests(to: .token).count, 1, "five uses in 12.5 s, no refresh: only the code exchange")
+        clock.advance(by: 3)
+        _ = try await client.validTokens()
+        XCTAssertEqual(provider.requests(to: .token).count, 2, "15 s before expiry, it is refreshed")
+        XCTAssertEqual(logger.lines.filter { $0.contains("less than the refresh leeway") }.count, 1, "said once: \(logger.lines)")
+    }
 }

@@ -41,6 +41,8 @@ public actor SessionClient {
     /// Hears the session's ``SessionEvent``s.
     var eventHandler: (@Sendable (SessionEvent) -> Void)?
     var storeBusy = false
+    /// Whether the log already said that the provider's tokens live shorter than the leeway.
+    var toldShortLifetime = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a client. Nothing is fetched until first needed.

@@ -100,6 +100,11 @@ extension SessionClient {
     /// A failed save ends the session: the tokens that could not be saved are dropped, so an
     /// old refresh token is never replayed.
     func persist(_ tokens: SessionTokens, ifGeneration expected: Int) async throws {
+        if let lifetime = tokens.lifetime, lifetime < configuration.refreshLeeway, !toldShortLifetime {
+            toldShortLifetime = true
+            log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "
+                + "\(Int(configuration.refreshLeeway)) s: they are refreshed \(Int(tokens.effectiveLeeway(configuration.refreshLeeway))) s before they expire instead")
+        }
         try await exclusively {
             guard generation == expected else {
                 throw SessionError(.sessionEnded, process: .authentication, message: "the session ended while tokens were being obtained")

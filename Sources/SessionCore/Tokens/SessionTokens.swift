@@ -12,6 +12,10 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public let idToken: String?
     /// When the access token expires; nil when the provider did not say.
     public let expiresAt: Date?
+    /// The seconds the access token was issued for (the token response's `expires_in`); nil when
+    /// the provider did not say, or for sessions stored before it was kept. A refresh leeway is
+    /// at most half of it (``expires(within:of:)``).
+    public let lifetime: TimeInterval?
     /// The granted scopes (the token response's `scope`, or the requested ones).
     public let scopes: [String]
     /// The ID token's `sub`, when the session has an ID token.
@@ -43,11 +47,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// Creates a token set.
     public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?,
-                tokenType: String? = "Bearer", additionalParameters: [String: String] = [:]) {
+                tokenType: String? = "Bearer", additionalParameters: [String: String] = [:], lifetime: TimeInterval? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.expiresAt = expiresAt
+        self.lifetime = lifetime
         self.scopes = scopes
         self.subject = subject
         self.tokenType = tokenType
@@ -62,6 +67,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         refreshToken = tokens.refreshToken
         idToken = tokens.idToken
         self.expiresAt = expiresAt ?? tokens.expiresAt
+        lifetime = tokens.lifetime
         scopes = tokens.scopes
         subject = tokens.subject
         tokenType = tokens.tokenType
@@ -85,7 +91,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -95,6 +101,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        lifetime = try container.decodeIfPresent(TimeInterval.self, forKey: .lifetime)
         scopes = try container.decode([String].self, forKey: .scopes)
         subject = try container.decodeIfPresent(String.self, forKey: .subject)
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
@@ -110,6 +117,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(idToken, forKey: .idToken)
         try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(lifetime, forKey: .lifetime)
         try container.encode(scopes, forKey: .scopes)
         try container.encodeIfPresent(subject, forKey: .subject)
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
@@ -117,9 +125,17 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(inFlight, forKey: .inFlight)
     }
 
-    /// True when the access token has expired or expires within `leeway` seconds of `now`.
+    /// True when the access token has expired or expires within `leeway` seconds of `now`, the
+    /// leeway taken as at most half the token's ``lifetime``: a 30-second token is not refreshed
+    /// at every use because the configured leeway is a minute.
     public func expires(within leeway: TimeInterval, of now: Date) -> Bool {
-        expiresAt.map { Self.expiry($0, isWithin: leeway, of: now) } ?? false
+        expiresAt.map { Self.expiry($0, isWithin: effectiveLeeway(leeway), of: now) } ?? false
+    }
+
+    /// `leeway`, at most half the token's lifetime when the provider gave one.
+    public func effectiveLeeway(_ leeway: TimeInterval) -> TimeInterval {
+        guard let lifetime, lifetime > 0 else { return leeway }
+        return min(leeway, lifetime / 2)
     }
 
     /// The one expiry rule: `expiresAt` is `leeway` seconds or less after `now` (or before it).

@@ -55,7 +55,8 @@ struct TokenResponse: Sendable {
             scopes: scope ?? previous?.scopes ?? requestedScopes,
             subject: subject ?? previous?.subject,
             tokenType: tokenType,
-            additionalParameters: additionalParameters
+            additionalParameters: additionalParameters,
+            lifetime: expiresIn
         )
     }
 }
