@@ -17,7 +17,10 @@ extension SessionClient {
             throw SessionError.noSession(.authentication)
         }
         let now = clock.now()
-        guard tokens.expires(within: configuration.refreshLeeway, of: now) else { return tokens }
+        guard tokens.expires(within: configuration.refreshLeeway, of: now) else {
+            try await endIfSignedOutElsewhere()
+            return tokens
+        }
         if tokens.refreshToken == nil {
             guard tokens.expires(within: 0, of: now) else { return tokens }
             try await endLocalSession(process: .authentication)
@@ -93,6 +96,19 @@ extension SessionClient {
         }
         try await endLocalSession(process: .authentication)
         let error = SessionError(.reauthenticationRequired, process: .authentication, message: "\(ended); sign in again")
+        emit(.sessionLost(error))
+        throw error
+    }
+
+    /// On a store several processes share and that answers at once, a session another process
+    /// signed out of (its store is empty now) ends here too, at this call, rather than at the
+    /// next refresh: a fresh access token would otherwise be used for the rest of its lifetime.
+    private func endIfSignedOutElsewhere() async throws {
+        guard let local = store as? any LocalTokenStore, store is any SharedTokenStore, !local.hasStoredSession else { return }
+        generation += 1
+        current = nil
+        let error = SessionError(.reauthenticationRequired, process: .authentication, message: "signed out elsewhere: another process ended the session")
+        log(.info, "the session was signed out in another process")
         emit(.sessionLost(error))
         throw error
     }

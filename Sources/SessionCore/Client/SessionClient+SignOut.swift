@@ -2,8 +2,11 @@ import Foundation
 
 extension SessionClient {
     /// Ends the session: optionally revokes the refresh token (or, without one, the access
-    /// token) at the provider (RFC 7009), then clears memory and the store. A client that has not
-    /// loaded the stored session (a new process's logout command) revokes the stored one.
+    /// token) at the provider (RFC 7009), then clears memory and the store. The stored session is
+    /// the one revoked (a client that has not loaded it, a new process's logout command, revokes
+    /// it too). On a ``SharedTokenStore`` it all happens under the store's lock, so a refresh in
+    /// another process ends first and is revoked with the rest; the other processes find the
+    /// session gone at their next call (``validTokens()``).
     ///
     /// When revocation fails, nothing local changes and the error is thrown, so the app can retry
     /// or sign out locally. While the revocation is on its way the store holds the session
@@ -15,31 +18,40 @@ extension SessionClient {
     ///   revocation; `storageFailed` when the store cannot be cleared (memory is cleared anyway).
     public func signOut(revokeTokens: Bool = false) async throws {
         try await within(.endSession) {
-            var revoked = false
-            if revokeTokens {
-                // Let a refresh in flight land first, so the token revoked is the newest one.
-                await refreshFlight.wait()
-                // The session to end may be only in the store: a fresh process signing out.
-                var session = current
-                if session == nil { session = try await store.load() }
-                if let tokens = session {
-                    // Marked first: an app that dies after the provider revoked the tokens but
-                    // before the store is cleared must not find a session that looks usable.
-                    let startGeneration = generation
-                    try await storeOnly(tokens.marked(.revocation), ifGeneration: startGeneration, process: .endSession)
-                    do {
-                        try await revoke(tokens)
-                        revoked = true
-                    } catch {
-                        try? await storeOnly(tokens, ifGeneration: startGeneration, process: .endSession)
-                        throw error
-                    }
+            // Let a refresh in flight here land first, so the token revoked is the newest one (and
+            // this process's refresh, which takes the store's lock, is not waited for under it).
+            if revokeTokens { await refreshFlight.wait() }
+            guard let shared = store as? any SharedTokenStore else { return try await signOutNow(revokeTokens: revokeTokens) }
+            // Under the store's lock: a refresh in another process finishes (and saves) first, so
+            // the newest refresh token is the one revoked, and none started earlier writes tokens back.
+            try await shared.withRefreshLock { try await self.signOutNow(revokeTokens: revokeTokens) }
+        }
+    }
+
+    private func signOutNow(revokeTokens: Bool) async throws {
+        var revoked = false
+        if revokeTokens {
+            // The newest tokens are the store's (another process may have rotated them), or, for a
+            // store that holds nothing, the ones in memory.
+            var session = try await store.load()
+            if session == nil { session = current }
+            if let tokens = session {
+                // Marked first: an app that dies after the provider revoked the tokens but
+                // before the store is cleared must not find a session that looks usable.
+                let startGeneration = generation
+                try await storeOnly(tokens.marked(.revocation), ifGeneration: startGeneration, process: .endSession)
+                do {
+                    try await revoke(tokens)
+                    revoked = true
+                } catch {
+                    try? await storeOnly(tokens, ifGeneration: startGeneration, process: .endSession)
+                    throw error
                 }
             }
-            pending = nil
-            try await endLocalSession(process: .endSession)
-            log(.info, revokeTokens ? (revoked ? "signed out (tokens revoked)" : "signed out (there was no session to revoke)") : "signed out")
         }
+        pending = nil
+        try await endLocalSession(process: .endSession)
+        log(.info, revokeTokens ? (revoked ? "signed out (tokens revoked)" : "signed out (there was no session to revoke)") : "signed out")
     }
 
     private func revoke(_ tokens: SessionTokens) async throws {
