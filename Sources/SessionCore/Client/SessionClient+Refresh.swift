@@ -104,7 +104,8 @@ extension SessionClient {
     /// signed out of (its store is empty now) ends here too, at this call, rather than at the
     /// next refresh: a fresh access token would otherwise be used for the rest of its lifetime.
     private func endIfSignedOutElsewhere() async throws {
-        guard let local = store as? any LocalTokenStore, store is any SharedTokenStore, !local.hasStoredSession else { return }
+        guard let local = store as? any LocalTokenStore, (store as? any SharedTokenStore)?.isShared == true,
+              !local.hasStoredSession else { return }
         generation += 1
         current = nil
         let error = SessionError(.reauthenticationRequired, process: .authentication, message: "signed out elsewhere: another process ended the session")

@@ -12,4 +12,14 @@ public protocol SharedTokenStore: TokenStore {
     /// Runs `body` while holding the store's cross-process refresh lock, waiting for it first.
     /// - Throws: `storageFailed` when the lock cannot be taken; `body`'s errors.
     func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+
+    /// Whether other processes may use the session now (true by default). A store that is shared
+    /// only when so configured says false otherwise, and the client then skips what sharing costs
+    /// (looking for a sign-out elsewhere at each call).
+    var isShared: Bool { get }
+}
+
+extension SharedTokenStore {
+    /// True: the store is always shared.
+    public var isShared: Bool { true }
 }

@@ -56,6 +56,9 @@ public struct KeychainTokenStore: SharedTokenStore {
         KeychainItem(service: service, account: account, accessGroup: accessGroup, accessibility: accessibility)
     }
 
+    /// True when ``sharedLockDirectory`` is set: only then do other processes share the session.
+    public var isShared: Bool { sharedLockDirectory != nil }
+
     /// Runs `body` holding the refresh lock in ``sharedLockDirectory`` (a `flock` on a file named
     /// after the item), or at once without one. Type-checked on Apple platforms, never run there;
     /// the lock itself is the file store's, tested on Linux.
