@@ -134,7 +134,7 @@ extension SessionClient {
         if let idToken = tokenResponse.idToken {
             subject = try await validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
         } else if request.requestsIDToken {
-            throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token")
+            throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
         }
         return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject)
     }

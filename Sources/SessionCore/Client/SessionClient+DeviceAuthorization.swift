@@ -101,7 +101,7 @@ extension SessionClient {
         if let idToken = tokenResponse.idToken {
             subject = try await validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
         } else if scopes.contains("openid") {
-            throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token")
+            throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token, though openid was asked for (a provider whose device grant issues none needs scopes without openid)")
         }
         return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: scopes, subject: subject)
     }
