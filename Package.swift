@@ -32,6 +32,8 @@ let package = Package(
         .executable(name: "grabid-sample", targets: ["GrabIdSample"]),
         .executable(name: "googlesignin-sample", targets: ["GoogleSignInSample"]),
         .executable(name: "yeboid-sample", targets: ["YeboIDSample"]),
+        .executable(name: "agentctl", targets: ["AgentCtl"]),
+        .executable(name: "agentd", targets: ["AgentDaemon"]),
     ],
     targets: [
         // The C libraries are loaded at run time by soname (dlopen), so building needs none of
@@ -105,6 +107,9 @@ let package = Package(
             path: "Samples/GoogleSignInSample",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // A headless sync agent on the device grant: a command line and a daemon sharing one session file.
+        .executableTarget(name: "AgentCtl", dependencies: ["SessionCore"], path: "Samples/AgentCtl"),
+        .executableTarget(name: "AgentDaemon", dependencies: ["SessionCore"], path: "Samples/AgentDaemon"),
         // YeboID for Swift is a Swift 6-era SDK: its sample is Swift 6 code.
         .executableTarget(
             name: "YeboIDSample",
