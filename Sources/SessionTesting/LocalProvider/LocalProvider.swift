@@ -125,6 +125,12 @@ public final class LocalProvider: Sendable {
         engine.withState { $0.answerObservers[endpoint] = observer }
     }
 
+    /// Runs `observer` each time a request to `endpoint` arrives, before any fault injected there
+    /// (a delay, say) applies, or stops with nil: a test can act while a client waits for its answer.
+    public func whenReceiving(_ endpoint: Endpoint, _ observer: (@Sendable () -> Void)?) {
+        engine.withState { $0.arrivalObservers[endpoint] = observer }
+    }
+
     /// Removes every injected fault.
     public func removeFaults() {
         engine.withState { $0.faults = [:] }

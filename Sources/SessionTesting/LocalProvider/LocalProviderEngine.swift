@@ -71,13 +71,14 @@ final class LocalProviderEngine: Sendable {
     func handle(_ request: HTTPServerRequest) -> HTTPServerReply {
         let endpoint = Endpoint(path: request.path)
         let parameters = Self.firstValues(request.queryItems + (request.method == "POST" ? request.formItems : []))
-        let fault = withState { state -> LocalProvider.Fault? in
+        let (fault, arrived) = withState { state -> (LocalProvider.Fault?, (@Sendable () -> Void)?) in
             let fault = endpoint.flatMap { state.nextFault(for: $0) }
             state.record(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
                                                      parameters: parameters, authorization: request.header("Authorization"),
                                                      fault: fault), limit: options.requestLogLimit)
-            return fault
+            return (fault, endpoint.flatMap { state.arrivalObservers[$0] })
         }
+        arrived?()
         switch fault {
         case .delay(let seconds)?:
             // The server is slow on purpose; the connection's own thread waits.

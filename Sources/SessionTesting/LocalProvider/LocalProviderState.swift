@@ -64,6 +64,7 @@ struct LocalProviderState: Sendable {
     var log: [LocalProvider.LoggedRequest] = []
     /// Run once an endpoint's answer has been sent (the connection is then closed).
     var answerObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
+    var arrivalObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
     /// How many sessions RP-initiated logouts ended.
     var endedSessions = 0
     /// Device sign-ins by device code.
