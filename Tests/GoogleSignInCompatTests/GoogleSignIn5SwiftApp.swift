@@ -78,6 +78,20 @@ final class GoogleSignIn5SwiftApp: NSObject, GIDSignInDelegate {
         onEvent("didDisconnect", "error=\(error == nil ? "nil" : "set")")
     }
 
+    /// 5.x's configuration value, built as an app builds it and read back into the sign-in.
+    func configure(with configuration: GIDConfiguration) {
+        signIn.clientID = configuration.clientID
+        signIn.serverClientID = configuration.serverClientID
+        signIn.loginHint = configuration.loginHint
+        signIn.hostedDomain = configuration.hostedDomain
+        signIn.openIDRealm = configuration.openIDRealm
+    }
+
+    static func configuration(clientID: AppString, server: AppString?) -> [GIDConfiguration] {
+        [GIDConfiguration(clientID: clientID), GIDConfiguration(clientID: clientID, serverClientID: server),
+         GIDConfiguration(clientID: clientID, serverClientID: server, loginHint: nil, hostedDomain: nil, openIDRealm: nil)]
+    }
+
     static func errorCodes() -> [GIDSignInErrorCode] {
         [.unknown, .keychain, .hasNoAuthInKeychain, .canceled, .EMM]
     }

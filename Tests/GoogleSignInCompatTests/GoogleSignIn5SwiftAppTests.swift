@@ -81,7 +81,7 @@ final class GoogleSignIn5SwiftAppTests: GoogleSignInTestCase {
         XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"))
     }
 
-    func testTestDoublesSubclassTheSDKsClassesAsApps() {
+    func testTestDoublesSubclassTheSDKsClassesAsApps() throws {
         let double = RecordingSignIn()
         double.signIn()
         double.signOut()
@@ -99,5 +99,11 @@ final class GoogleSignIn5SwiftAppTests: GoogleSignInTestCase {
         }
         wait(for: [gotTokens], timeout: 1)
         XCTAssertEqual(GoogleSignIn5SwiftApp.errorCodes().map(\.rawValue), [-1, -2, -4, -5, -6])
+        let configurations = GoogleSignIn5SwiftApp.configuration(clientID: "session-demo", server: "server-app")
+        XCTAssertEqual(configurations.map(\.serverClientID), [nil, "server-app", "server-app"])
+        let archived = try XCTUnwrap(try? NSKeyedArchiver.archivedData(withRootObject: configurations[1], requiringSecureCoding: true))
+        let read = try XCTUnwrap(try? NSKeyedUnarchiver.unarchivedObject(ofClass: GIDConfiguration.self, from: archived))
+        XCTAssertEqual(read.clientID, "session-demo")
+        XCTAssertEqual(read.serverClientID, "server-app")
     }
 }
