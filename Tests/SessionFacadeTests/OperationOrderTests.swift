@@ -107,6 +107,37 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertEqual(facade.provider.requestLog.suffix(2).map(\.path), ["/token", "/userinfo"], "the expired token was refreshed first")
     }
 
+    func testASignOutInAnotherProcessEndsTheSessionAtTheNextOperation_C15() async throws {
+        // The service and a logout command on one session file, as two processes are.
+        let provider = try LocalProvider(clock: SystemClock())
+        defer { provider.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("facade-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try provider.configuration()
+        let service = SessionService(store: { try FileTokenStore(configuration: $0, directory: directory) }, transport: CurlTransport(timeout: 5))
+        service.callbackQueue = DispatchQueue(label: FacadeHarness.queueLabel)
+        let log = CallbackLog()
+        let listener = RecordingListener("A", log: log)
+        service.registerListener(listener)
+        service.initialize(configuration, permissionCenter: try provider.permissionCenter, completion: log.completion("initialize"))
+        service.getAuthorization(flow: .login, agent: HeadlessUserAgent(), completion: log.completion("getAuthorization"))
+        _ = await log.waitForEvents(4)
+
+        let logout = SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
+                                   transport: CurlTransport(timeout: 5))
+        try await logout.signOut(revokeTokens: true)
+        let before = log.recorded.count
+        service.fetchUserInfo(completion: log.completion("fetchUserInfo"))
+        _ = await log.waitForEvents(before + 3)
+        // C15: the loss is heard before the outcome of the operation that met it, though the access token was fresh.
+        XCTAssertEqual(Array(log.transcript.dropFirst(before)), [
+            "A.didLoseSession(reauthenticationRequired)",
+            "A.didFetchUserInfoWithError(reauthenticationRequired)", "completion.fetchUserInfo(reauthenticationRequired)",
+        ])
+        XCTAssertEqual(provider.requests(to: .userInfo).count, 0, "the revoked session's token was not sent")
+        withExtendedLifetime(listener) {}
+    }
+
     func testARefusedRefreshFailsTheOperationAndClearsTheSession_C8_C15() async throws {
         let facade = try await signedIn()
         let signedInEvents = facade.log.recorded.count
