@@ -20,6 +20,12 @@ public struct ObservedAuthorizationAgent: AuthorizationAgent {
         try await inner.authorize(url: url, redirectURI: redirectURI)
     }
 
+    /// Lets `inner` present a page that is not an authorization (a provider's sign-out page), as
+    /// it would without the wrapper: a loopback agent listens first, on its own port.
+    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
+        try await inner.present(configuredRedirectURI: configuredRedirectURI, buildURL: buildURL)
+    }
+
     /// Lets `inner` build and present the request, reporting it to `onRequest` as it is built.
     public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
         try await inner.authorize(configuredRedirectURI: configuredRedirectURI) { [onRequest] redirectURI in

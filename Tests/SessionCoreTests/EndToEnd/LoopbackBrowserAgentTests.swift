@@ -117,6 +117,16 @@ final class LoopbackBrowserAgentTests: XCTestCase {
     /// RP-initiated logout through the browser: the provider's page sends it back to the
     /// listener, which tells it the sign-out is done.
     func testASignOutAtTheProviderComesBackToTheListener() async throws {
+        try await signOutAtTheProvider { $0 }
+    }
+
+    /// The same through an observing wrapper (as Compat modules wrap agents): it must hand the
+    /// loopback agent the sign-out too, or the agent's ephemeral port is never listened on.
+    func testAWrappedLoopbackAgentSignsOutAtTheProviderToo() async throws {
+        try await signOutAtTheProvider { ObservedAuthorizationAgent($0) { _ in } }
+    }
+
+    private func signOutAtTheProvider(wrap: (AuthorizationAgent) -> AuthorizationAgent) async throws {
         let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect)
         _ = try await harness.signIn(.login)
         let (pages, sink) = AsyncStream.makeStream(of: String.self)
@@ -132,7 +142,7 @@ final class LoopbackBrowserAgentTests: XCTestCase {
                 sink.yield(String(decoding: page.body, as: UTF8.self))
             }
         }, showInstruction: { _ in })
-        try await harness.client.signOut(endingProviderSessionWith: agent)
+        try await harness.client.signOut(endingProviderSessionWith: wrap(agent))
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next() ?? ""
         XCTAssertTrue(page.contains("Signed out"), page)
