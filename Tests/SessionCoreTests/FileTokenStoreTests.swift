@@ -78,6 +78,20 @@ final class FileTokenStoreTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 1)
     }
 
+    func testTemporaryFilesOfWritersKilledMidWriteAreRemovedAtTheNextSave() async throws {
+        let store = try store()
+        try await store.save(tokens)
+        // What a writer killed between its write and its rename leaves; pid 99999999 exceeds any pid_max.
+        let dead = store.fileURL.path + ".99999999.12345.tmp"
+        let alive = store.fileURL.path + ".\(getpid()).54321.tmp"
+        let unrelated = directory.appendingPathComponent("notes.tmp").path
+        for path in [dead, alive, unrelated] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8))) }
+        try await store.save(tokens.withExpiry(nil))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead), "the dead writer's file is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: alive), "a live writer's is left to it")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "files of others are not ours to delete")
+    }
+
     func testACorruptFileIsAClearErrorAndIsLeftInPlace() async throws {
         let store = try store()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

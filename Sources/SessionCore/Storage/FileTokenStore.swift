@@ -88,6 +88,7 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
         try makeDirectory(directory)
         _ = try checkDirectory(mustExist: true)
         let temporary = "\(url.path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: .min ... .max)).tmp"
+        defer { removeTemporariesOfDeadWriters(beside: url) }
         // O_EXCL with O_CREAT fails on anything already there, a symbolic link included.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw posixFailure("cannot create a file in \(directory)") }
@@ -205,6 +206,20 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
                 + "make it writable by its owner only (chmod go-w) or choose another")
         }
         return true
+    }
+
+    /// Deletes the temporary files (`<file>.<pid>.<random>.tmp`) that writers killed mid-write left
+    /// beside `url`: each names its writer, and one whose process is gone will never rename it.
+    private func removeTemporariesOfDeadWriters(beside url: URL) {
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil else { continue }
+            // kill(pid, 0) fails with ESRCH only when no such process exists.
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + name) }
+        }
     }
 
     private func makeDirectory(_ path: String) throws {
