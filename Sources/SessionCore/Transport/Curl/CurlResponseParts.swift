@@ -6,13 +6,14 @@ import Foundation
 /// so each status line starts the fields afresh: what remains is the final response's.
 ///
 /// Each line is taken in time linear in its length (fields are found by their case-folded name,
-/// not by a search of those before), and a response's header is bounded: at most
-/// ``maximumFieldCount`` fields and ``maximumHeaderBytes`` bytes, a flood beyond ends the
-/// transfer, so no response can keep the one driver thread that serves every transfer busy.
+/// not by a search of those before), and the header is bounded: at most ``maximumFieldCount``
+/// fields a response and ``maximumHeaderBytes`` bytes a transfer (every response's lines, interim
+/// 1xx answers and followed redirects included, so a server cannot start afresh without end); a
+/// flood beyond ends the transfer, so no response can keep the one driver thread busy.
 struct CurlResponseParts {
     /// The most header fields one response may have (folded continuations not counted).
     static let maximumFieldCount = 256
-    /// The most bytes one response's header lines may have, line breaks included.
+    /// The most bytes of header lines one transfer may receive, status lines and line breaks included.
     static let maximumHeaderBytes = 64 * 1024
 
     var headers: [String: String] = [:]
@@ -26,13 +27,16 @@ struct CurlResponseParts {
     /// Takes one raw header line, its CRLF included; false when the response's header is over
     /// its bounds (the transfer must end).
     mutating func take(headerLine bytes: UnsafeRawBufferPointer) -> Bool {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            self = CurlResponseParts()
-            return true
-        }
         headerBytes += bytes.count
         guard headerBytes <= Self.maximumHeaderBytes else { return false }
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            // A new response: its own fields, but the transfer's byte budget goes on.
+            let spent = headerBytes
+            self = CurlResponseParts()
+            headerBytes = spent
+            return true
+        }
         let trimmed = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))
         guard !trimmed.isEmpty else { return true }
         if trimmed.first == " " || trimmed.first == "\t" {
