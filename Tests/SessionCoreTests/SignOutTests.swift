@@ -49,6 +49,16 @@ final class SignOutTests: XCTestCase {
         XCTAssertTrue(logger.lines.contains { $0.contains("there was no session to revoke") }, "\(logger.lines)")
     }
 
+    func testAnUnreadableStoreDoesNotKeepTheUserFromSigningOut() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        harness.store.failsLoads = true
+        try await harness.client.signOut(revokeTokens: true)
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)), "the session in memory was revoked")
+        harness.store.failsLoads = false
+        XCTAssertNil(harness.stored)
+    }
+
     func testAFailedRevocationKeepsLocalStateAndReportsTheError() async throws {
         let provider = try FakeProvider()
         let store = RecordingStore()

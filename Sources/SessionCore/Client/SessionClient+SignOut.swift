@@ -32,8 +32,9 @@ extension SessionClient {
         var revoked = false
         if revokeTokens {
             // The newest tokens are the store's (another process may have rotated them), or, for a
-            // store that holds nothing, the ones in memory.
-            var session = try await store.load()
+            // store that holds nothing or cannot be read, the ones in memory: an unreadable store
+            // must not keep the user from signing out (clearing deletes it below).
+            var session = try? await store.load()
             if session == nil { session = current }
             if let tokens = session {
                 // Marked first: an app that dies after the provider revoked the tokens but

@@ -3,7 +3,7 @@ import SessionCore
 import SessionTesting
 import XCTest
 
-/// A token store that records every save and can be told to fail saving or clearing.
+/// A token store that records every save and can be told to fail loading, saving or clearing.
 final class RecordingStore: TokenStore, Sendable {
     private struct State: Sendable {
         var stored: SessionTokens?
@@ -11,6 +11,7 @@ final class RecordingStore: TokenStore, Sendable {
         /// Saves still allowed before every further one fails; nil while saves succeed.
         var savesBeforeFailing: Int?
         var failClears = false
+        var failLoads = false
     }
 
     private let state: Locked<State>
@@ -23,8 +24,16 @@ final class RecordingStore: TokenStore, Sendable {
     /// Lets `count` more saves succeed, then fails every one after.
     func failSaves(afterSucceeding count: Int) { state.withLock { $0.savesBeforeFailing = count } }
     func failNextClears() { state.withLock { $0.failClears = true } }
+    /// Whether every load fails as a store holding something unreadable does.
+    var failsLoads: Bool {
+        get { state.withLock { $0.failLoads } }
+        set { state.withLock { $0.failLoads = newValue } }
+    }
 
-    func load() async throws -> SessionTokens? { contents }
+    func load() async throws -> SessionTokens? {
+        if failsLoads { throw SessionError(.storageCorrupt, process: .configuration, message: "unreadable (test)") }
+        return contents
+    }
     func save(_ tokens: SessionTokens) async throws {
         try state.withLock { state in
             if let remaining = state.savesBeforeFailing {
