@@ -77,13 +77,7 @@ extension SessionClient {
             // Another process's tokens are adopted only when they are this account's: after a
             // logout and a login as someone else there, this session is over, not renewed.
             guard Self.sameAccount(stored, tokens) else {
-                generation += 1
-                current = nil
-                let error = SessionError(.reauthenticationRequired, process: .authentication,
-                                         message: "another process signed in to another account on this store; load the stored session or sign in again")
-                log(.warning, "the stored session is another account's: this one ended")
-                emit(.sessionLost(error))
-                throw error
+                throw endSessionHere("another process signed in to another account on this store; load the stored session or sign in again")
             }
             current = stored
             log(.info, "adopted the tokens another process refreshed")
@@ -106,12 +100,18 @@ extension SessionClient {
     private func endIfSignedOutElsewhere() async throws {
         guard let local = store as? any LocalTokenStore, (store as? any SharedTokenStore)?.isShared == true,
               !local.hasStoredSession else { return }
+        throw endSessionHere("signed out elsewhere: another process ended the session")
+    }
+
+    /// Ends the session in memory only, because another process changed the shared store (which
+    /// is left as it is), tells the event handler, and returns the error to throw.
+    private func endSessionHere(_ why: String) -> SessionError {
         generation += 1
         current = nil
-        let error = SessionError(.reauthenticationRequired, process: .authentication, message: "signed out elsewhere: another process ended the session")
-        log(.info, "the session was signed out in another process")
+        let error = SessionError(.reauthenticationRequired, process: .authentication, message: why)
+        log(.info, "the session ended: \(why)")
         emit(.sessionLost(error))
-        throw error
+        return error
     }
 
     /// True when `a` and `b` are one account's sessions: the same subject, byte for byte (a store
