@@ -81,13 +81,19 @@ final class FileTokenStoreTests: XCTestCase {
     func testTemporaryFilesOfWritersKilledMidWriteAreRemovedAtTheNextSave() async throws {
         let store = try store()
         try await store.save(tokens)
-        // What a writer killed between its write and its rename leaves; pid 99999999 exceeds any pid_max.
+        // What a writer killed between its write and its rename leaves, a while ago; pid 99999999
+        // exceeds any pid_max. A file as recent as a write in progress is left whatever its pid says
+        // (a writer in another PID namespace looks dead to this one).
         let dead = store.fileURL.path + ".99999999.12345.tmp"
+        let writing = store.fileURL.path + ".99999999.23456.tmp"
         let alive = store.fileURL.path + ".\(getpid()).54321.tmp"
         let unrelated = directory.appendingPathComponent("notes.tmp").path
-        for path in [dead, alive, unrelated] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8))) }
+        for path in [dead, writing, alive, unrelated] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8))) }
+        let longAgo = Date().addingTimeInterval(-3600)
+        for path in [dead, alive, unrelated] { try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: path) }
         try await store.save(tokens.withExpiry(nil))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dead), "the dead writer's file is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: writing), "a file as recent as a write in progress is left")
         XCTAssertTrue(FileManager.default.fileExists(atPath: alive), "a live writer's is left to it")
         XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "files of others are not ours to delete")
     }

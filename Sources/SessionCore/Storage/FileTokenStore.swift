@@ -210,15 +210,21 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
 
     /// Deletes the temporary files (`<file>.<pid>.<random>.tmp`) that writers killed mid-write left
     /// beside `url`: each names its writer, and one whose process is gone will never rename it.
+    /// Only files older than a minute go: a write takes milliseconds, and a writer in another PID
+    /// namespace (a container sharing the directory) looks gone to `kill(pid, 0)` while it writes.
     private func removeTemporariesOfDeadWriters(beside url: URL) {
         let directory = url.deletingLastPathComponent().path
         let prefix = url.lastPathComponent + "."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let cutoff = Date(timeIntervalSinceNow: -60)
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
             guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil else { continue }
+            let path = directory + "/" + name
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  modified < cutoff else { continue }
             // kill(pid, 0) fails with ESRCH only when no such process exists.
-            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + name) }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(path) }
         }
     }
 
