@@ -20,7 +20,8 @@ public protocol GTMFetcherAuthorizationProtocol: NSObjectProtocol {
     func stopAuthorization(for request: URLRequest)
     /// True while `request` is being authorized.
     func isAuthorizingRequest(_ request: URLRequest) -> Bool
-    /// True when `request` carries an authorization this authorizer added.
+    /// True when `request` carries a Bearer authorization (what GTMAppAuth's authorizer checks;
+    /// it does not tell whose token it is).
     func isAuthorizedRequest(_ request: URLRequest) -> Bool
     /// The signed-in user's email (the ID token's `email` claim), when known.
     var userEmail: String? { get }

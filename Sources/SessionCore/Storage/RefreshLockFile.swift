@@ -52,7 +52,8 @@ package struct RefreshLockFile: Sendable {
     /// Tries the lock until it is taken, the deadline passes or the task is cancelled; between
     /// tries it waits a little longer each time, up to 50 ms.
     private static func wait(for descriptor: Int32, _ path: String, timeout: TimeInterval) async throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        // The uptime clock: a wall clock set back while waiting must not stretch the bound.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
         var pause: UInt64 = 1_000_000
         while true {
             var status: Int32
@@ -62,7 +63,7 @@ package struct RefreshLockFile: Sendable {
             if Task.isCancelled {
                 throw SessionError(.cancelled, process: .authentication, message: "waiting for the refresh lock was cancelled (\(path))")
             }
-            guard Date() < deadline else {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else {
                 let holder = holderProcess(descriptor).map { "process \($0)" } ?? "another process"
                 throw SessionError(.storageFailed, process: .authentication,
                                    message: "the refresh lock is held by \(holder) and was not released within \(Int(timeout)) s (\(path)); "
