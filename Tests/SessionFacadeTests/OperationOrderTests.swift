@@ -76,6 +76,24 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertEqual(facade.provider.requestLog.dropFirst(before).map(\.path), ["/token", "/jwks", "/userinfo"])
     }
 
+    func testShortLivedTokensAreNotRefreshedAtEveryOperation_C8() async throws {
+        // 30 s tokens under the default 60 s leeway: the leeway is 15 s, half their lifetime.
+        let facade = try makeFacade { $0.accessTokenLifetime = 30 }
+        await facade.initialize()
+        await facade.signIn()
+        let tokenRequests = facade.provider.requests(to: .token).count
+        let before = facade.log.recorded.count
+        facade.clock.advance(by: 10)
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(before + 2)
+        XCTAssertEqual(facade.provider.requests(to: .token).count, tokenRequests, "20 s left: used as it is")
+        facade.clock.advance(by: 6)
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(before + 5)
+        XCTAssertEqual(facade.transcript(after: before + 2).first, "A.didRefreshSession(token)", "14 s left: refreshed first")
+        XCTAssertEqual(facade.provider.requests(to: .token).count, tokenRequests + 1)
+    }
+
     /// A token the provider revoked behind the client's back: the operation refreshes once and
     /// succeeds, and listeners hear the refresh first, as for a token that expired.
     func testARevokedTokenIsRefreshedAndTheOperationSucceeds_C15() async throws {
