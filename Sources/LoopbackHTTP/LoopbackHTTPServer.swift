@@ -19,8 +19,13 @@ import Darwin
 /// thread and may block it (to inject a delay, for instance). ``stop()`` closes every socket and frees the port; call it
 /// when done, since the accept thread keeps the server alive until then.
 ///
-/// `@unchecked Sendable`: `connections`, `stopped`, `listenerOpen`, `accepted` and
-/// `keptAliveCutoff` are only accessed while holding `lock` (an `NSCondition`); everything else is immutable after
+/// Threads: one accepts, and each open connection has one of its own (the sockets block, so
+/// none of them is a Swift concurrency pool thread, whose few threads a blocked read would
+/// starve); a browser bringing back a redirect opens one to three connections (it may open
+/// spare ones ahead of need), so a sign-in's listener runs two to four threads, at most 65.
+///
+/// `@unchecked Sendable`: `connections`, `stopped`, `listenerOpen`, `stopWaiters`, `accepted`
+/// and `keptAliveCutoff` are only accessed while holding `lock` (an `NSCondition`); everything else is immutable after
 /// `init`.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Which loopback address to bind.
@@ -70,9 +75,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var accepted = 0
     /// Connections numbered up to this one are closed at their next request (``closeKeptAliveConnections()``).
     private var keptAliveCutoff = 0
-    /// Signalled by the accept thread once it has closed the listening socket.
-    private let acceptFinished = DispatchSemaphore(value: 0)
     private var listenerOpen = true
+    /// Tasks waiting in ``waitUntilStopped()`` for the listening socket to close.
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Binds `host:port` (0 for an ephemeral port) and starts accepting connections.
     /// - Throws: `POSIXError` when the socket cannot be bound (port in use, for instance).
@@ -127,32 +132,57 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { keptAliveCutoff = accepted }
     }
 
-    /// Stops accepting, closes every open connection and frees the port. Safe to call twice.
-    /// Returns once the port is free.
+    /// Stops accepting and closes every open connection; the port is free a moment later, once
+    /// the accept thread has closed it (``waitUntilStopped()``). Never blocks, so it may be called
+    /// from a task or a `defer` in one. Safe to call twice.
     public func stop() {
         // Shutting down under the lock: a connection thread closes its descriptor under the same
-        // lock, so no descriptor number here can have been reused by someone else.
-        let first = lock.withLock { () -> Bool in
-            guard !stopped else { return false }
+        // lock, so no descriptor number here can have been reused by someone else. The accept
+        // thread closes the listener itself: closed here, its number could be reused by a new
+        // socket before that thread's next accept() call, which would then take the new socket's
+        // connections. Its accept() fails at once after the shutdown.
+        lock.withLock {
+            guard !stopped else { return }
             stopped = true
             if listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
             for connection in connections.keys { shutdown(connection, Int32(SHUT_RDWR)) }
             lock.broadcast()
+        }
+    }
+
+    /// Waits, without blocking a thread, until the port is free after ``stop()``.
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let free = lock.withLock { () -> Bool in
+                if listenerOpen { stopWaiters.append(continuation) }
+                return !listenerOpen
+            }
+            if free { continuation.resume() }
+        }
+    }
+
+    /// Waits, blocking the calling thread (never call it from a task), until the port is free
+    /// after ``stop()``, for `timeout` seconds at most; false when it was not free by then.
+    public func waitUntilStopped(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return lock.withLock {
+            while listenerOpen {
+                guard lock.wait(until: deadline) else { return !listenerOpen }
+            }
             return true
         }
-        // The accept thread closes the listener itself: closed here, its number could be reused
-        // by a new socket before that thread's next accept() call, which would then take the new
-        // socket's connections. Its accept() fails at once after the shutdown.
-        if first { acceptFinished.wait() }
     }
 
     private func acceptLoop() {
         defer {
-            lock.withLock {
+            let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
                 close(listener)
                 listenerOpen = false
+                lock.broadcast()
+                defer { stopWaiters = [] }
+                return stopWaiters
             }
-            acceptFinished.signal()
+            for waiter in waiters { waiter.resume() }
         }
         while true {
             let connection = accept(listener, nil, nil)

@@ -8,9 +8,9 @@ import SessionCore
 /// that port; without one, it listens on an ephemeral port and sends the redirect URI with that
 /// port, which the provider must allow for loopback URIs (RFC 8252 §7.3). The agent prints the
 /// authorization URL (through `showInstruction`) and opens it (by default with `xdg-open`, `open` on macOS),
-/// answers the browser's redirect with a short page that says what the app will make of it
-/// (received, declined, or failed and why, checked as the core will check it), and stops
-/// listening.
+/// hands the browser's redirect to the client, answers the browser with a short page saying
+/// what the client made of it (received, declined, or failed and why: the redirect is judged
+/// once, by the client, which tells the agent), and stops listening.
 ///
 /// What another local user or a web page can do to the listener is bounded (see the Security
 /// article): the URL reaches a browser command only inside a file readable by the user
@@ -64,65 +64,62 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
         self.init(timeout: timeout, opener: opener, showInstruction: print)
     }
 
-    /// Listens on the configured redirect URI's loopback address, builds the request for the
-    /// URI listened on, opens it and returns the redirect the browser brings back.
+    /// Listens on the configured redirect URI's loopback address (its port, or an ephemeral one)
+    /// and returns the session that opens the page and waits there for the browser's redirect; the
+    /// browser is shown what the client made of it, then the listener stops.
     /// - Throws: `invalidConfiguration` when the redirect URI is not http on a loopback IP;
-    ///   `networkError` when the port cannot be bound; `timeout` when no redirect arrives in
-    ///   time; `cancelled` when the task is cancelled.
-    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
-        try await present(listeningOn: configuredRedirectURI) { redirectURI in
-            let request = try await buildRequest(redirectURI)
-            return (request.url, { callback in
-                do {
-                    try request.validateResponse(callback)
-                    return RedirectPage.html(for: nil)
-                } catch {
-                    return RedirectPage.html(for: error as? SessionError)
-                }
-            })
-        }
-    }
-
-    /// Listens as for a sign-in, opens the provider's sign-out page `buildURL` makes for the URI
-    /// listened on, and returns the redirect back; the browser is told the sign-out is done.
-    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
-        try await present(listeningOn: configuredRedirectURI, purpose: "sign out") { redirectURI in
-            (try await buildURL(redirectURI), { _ in RedirectPage.signedOut })
-        }
-    }
-
-    /// Listens on `redirectURI` (its port, or an ephemeral one), opens the URL `makeURL` gives
-    /// for the URI listened on, and waits for the redirect; the browser gets the page `makeURL`'s
-    /// renderer makes of it.
-    private func present(listeningOn redirectURI: URL, purpose: String = "sign in",
-                         makeURL: @Sendable (URL) async throws -> (URL, RedirectReceiver.Page)) async throws -> URL {
-        let receiver = try RedirectReceiver(redirectURI: redirectURI)
-        defer { receiver.stop() }
-        let (url, page) = try await makeURL(receiver.redirectURI)
-        let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { Exact.equal($0.name, "state") }?.value
-        receiver.expect(state: state, page)
-        showInstruction("Open this URL in a browser to \(purpose): \(url.absoluteString)")
-        let forwarding = try open(url)
-        defer { forwarding?.remove() }
-        return try await receiver.wait(timeout: timeout)
+    ///   `networkError` when the port cannot be bound. Its ``AgentSession/present(_:)-(URL)``
+    ///   throws `timeout` when no redirect arrives in time and `cancelled` when the task is cancelled.
+    public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {
+        Session(receiver: try RedirectReceiver(redirectURI: configuredRedirectURI), purpose: purpose, agent: self)
     }
 
     /// Presents `url` and waits on `redirectURI`, which must then carry its port (the URL was
-    /// built for it, so an ephemeral port cannot be chosen here).
+    /// built for it, so an ephemeral port cannot be chosen here). The browser is shown what the
+    /// redirect says as far as the URL tells (its `state`, then `error` or `code`).
     /// - Throws: `invalidConfiguration` for a redirect URI without a port, and as
-    ///   ``authorize(configuredRedirectURI:buildRequest:)``.
+    ///   ``prepare(configuredRedirectURI:purpose:)``.
     public func authorize(url: URL, redirectURI: URL) async throws -> URL {
         guard URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)?.port != nil else {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "a loopback browser agent given a finished URL needs a redirect URI with a port")
         }
-        return try await present(listeningOn: redirectURI) { _ in
-            (url, { callback in RedirectPage.html(for: RedirectPage.problem(with: callback, authorizationURL: url)) })
+        let session = try await prepare(configuredRedirectURI: redirectURI, purpose: .signIn)
+        let callback: URL
+        do {
+            callback = try await session.present(url)
+        } catch {
+            await session.finish(.abandoned)
+            throw error
+        }
+        await session.finish(RedirectPage.problem(with: callback, authorizationURL: url).map(AgentOutcome.refused) ?? .accepted)
+        return callback
+    }
+
+    /// One page on one listener.
+    private struct Session: AgentSession {
+        let receiver: RedirectReceiver
+        let purpose: AgentPurpose
+        let agent: LoopbackBrowserAgent
+
+        var redirectURI: URL { receiver.redirectURI }
+
+        func present(_ url: URL) async throws -> URL {
+            let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { Exact.equal($0.name, "state") }?.value
+            receiver.expect(state: state)
+            agent.showInstruction("Open this URL in a browser to \(purpose == .signIn ? "sign in" : "sign out"): \(url.absoluteString)")
+            let forwarding = try agent.open(url)
+            defer { forwarding?.remove() }
+            return try await receiver.wait(timeout: agent.timeout)
+        }
+
+        func finish(_ outcome: AgentOutcome) async {
+            await receiver.finish(page: RedirectPage.html(for: outcome, purpose: purpose))
         }
     }
 
     /// Hands `url` to the opener; returns the forwarding page to remove once the sign-in ends.
-    private func open(_ url: URL) throws -> ForwardingPage? {
+    fileprivate func open(_ url: URL) throws -> ForwardingPage? {
         let command: URL
         switch opener {
         case .printOnly:

@@ -8,6 +8,20 @@ enum RedirectPage {
     /// The page after the provider's sign-out page sent the browser back.
     static let signedOut = page(title: "Signed out", sentence: "You are signed out of the app and of your provider. You can close this window.")
 
+    /// The page for what the client made of a redirect (``AgentSession/finish(_:)``).
+    static func html(for outcome: AgentOutcome, purpose: AgentPurpose) -> String {
+        switch (outcome, purpose) {
+        case (.accepted, .signIn): html(for: nil)
+        case (.refused(let problem), .signIn): html(for: problem)
+        case (.accepted, .signOut): signedOut
+        case (.refused, .signOut):
+            page(title: "Sign-out not confirmed", sentence: "This response does not belong to the sign-out the app is waiting for. "
+                + "You are signed out of the app; your provider's session may still be open.")
+        case (.abandoned, _):
+            page(title: "No longer waiting", sentence: "The app stopped waiting for this page, so it will not use it. Start again from the app.")
+        }
+    }
+
     /// The page for a redirect the app will use (`problem` nil) or refuse with `problem`.
     static func html(for problem: SessionError?) -> String {
         let (title, sentence) = text(for: problem)

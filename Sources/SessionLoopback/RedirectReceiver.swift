@@ -2,12 +2,13 @@ import Foundation
 import LoopbackHTTP
 import SessionCore
 
-/// The loopback listener of one authorization: takes the first request for the redirect path,
-/// answers it with a short page saying what the app will make of it, and hands its URL to the
-/// waiting task.
+/// The loopback listener of one sign-in or sign-out: takes the first request for the redirect
+/// path, hands its URL to the waiting task, and answers the browser with the page ``finish(page:)``
+/// gives once the client has judged the redirect.
 final class RedirectReceiver: Sendable {
-    /// The page the browser is shown for a redirect: what the app will make of it.
-    typealias Page = @Sendable (URL) -> String
+    /// How long the browser's request waits for the client's judgement before it is shown that the
+    /// redirect was received: the client judges at once, so only a client that never says comes here.
+    static let judgementWait: TimeInterval = 30
 
     /// The configured redirect URI with the port listened on.
     let redirectURI: URL
@@ -42,10 +43,11 @@ final class RedirectReceiver: Sendable {
                     let page = RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "not this sign-in"))
                     return .respond(.text(page, status: 400, contentType: "text/html; charset=utf-8"))
                 }
-                // The app learns of the redirect only once the browser has its page: the agent
-                // stops the listener as soon as it knows.
-                return .respondThenClose(.text(mailbox.page(for: request.target), contentType: "text/html; charset=utf-8")) {
-                    mailbox.deliver(target: request.target)
+                // The client judges the redirect, and the browser is shown its judgement; the listener
+                // stops once the browser has its page.
+                let page = mailbox.deliver(target: request.target) ? mailbox.judgement(waitingAtMost: Self.judgementWait) : mailbox.laterPage
+                return .respondThenClose(.text(page, contentType: "text/html; charset=utf-8")) {
+                    mailbox.browserAnswered()
                 }
             }
         } catch {
@@ -62,14 +64,25 @@ final class RedirectReceiver: Sendable {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI cannot carry a port")
         }
         redirectURI = listening
-        mailbox.listen(base: server.baseURL.absoluteString, port: server.port)
+        mailbox.listen(base: server.baseURL.absoluteString, port: server.port) { [weak server] in server?.stop() }
     }
 
-    /// Sets the `state` a redirect must carry to end the sign-in (nil: any redirect does) and how
-    /// redirects are judged for the page. Until then (no URL has been opened yet) no request
-    /// belongs to the sign-in.
-    func expect(state: String?, _ page: @escaping Page) {
-        mailbox.expect(state: state, page)
+    deinit {
+        // A session dropped without being finished does not keep its port.
+        server.stop()
+    }
+
+    /// Sets the `state` a redirect must carry to end the sign-in (nil: any redirect does). Until
+    /// then (no URL has been opened yet) no request belongs to it.
+    func expect(state: String?) {
+        mailbox.expect(state: state)
+    }
+
+    /// Shows the browser that brought the redirect `page` (the client's judgement), then stops
+    /// listening; stops at once when no browser waits. Returns once the port is free.
+    func finish(page: String) async {
+        if mailbox.judge(page) { server.stop() }
+        await server.waitUntilStopped()
     }
 
     /// Waits for the redirect, at most `timeout` seconds.
@@ -92,18 +105,21 @@ final class RedirectReceiver: Sendable {
         }
     }
 
-    func stop() {
-        server.stop()
-    }
-
     /// What the listener's threads and the waiting task share, behind one lock.
     private final class Mailbox: Sendable {
         private struct State: Sendable {
             var received: Result<URL, SessionError>?
             var waiter: CheckedContinuation<URL, Error>?
-            var page: Page?
+            /// Whether a URL was opened, so that a redirect may belong to it.
+            var expecting = false
             /// The `state` of the request the browser was sent with; nil accepts any redirect.
             var state: String?
+            /// The page the client's judgement made, once it is known.
+            var judgement: String?
+            /// Whether the browser that brought the redirect waits for its page.
+            var browserWaiting = false
+            /// Stops the listener, once the judgement is given and shown.
+            var stopListener: (@Sendable () -> Void)?
             /// `http://host:port`, known once the listener is bound.
             var base: String?
             /// The `Host` header values that name the listener (DNS rebinding defence).
@@ -111,19 +127,55 @@ final class RedirectReceiver: Sendable {
         }
 
         private let shared = Locked(State())
+        /// Signalled once the judgement is given, for the browser's request waiting for it.
+        private let judged = DispatchSemaphore(value: 0)
 
-        func listen(base: String, port: UInt16) {
+        func listen(base: String, port: UInt16, stop: @escaping @Sendable () -> Void) {
             shared.withLock { state in
                 state.base = base
                 state.hosts = ["127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)"]
+                state.stopListener = stop
             }
         }
 
-        func expect(state expected: String?, _ page: @escaping Page) {
+        func expect(state expected: String?) {
             shared.withLock { state in
                 state.state = expected
-                state.page = page
+                state.expecting = true
             }
+        }
+
+        /// Records the client's judgement. True when no browser waits for it, so the listener
+        /// may stop now; otherwise the browser's connection stops it once the page is sent.
+        func judge(_ page: String) -> Bool {
+            let waiting = shared.withLock { state -> Bool in
+                state.judgement = state.judgement ?? page
+                return state.browserWaiting
+            }
+            judged.signal()
+            return !waiting
+        }
+
+        /// The judgement, waiting for it `seconds` at most (on the connection's own thread); the
+        /// received page when none came.
+        func judgement(waitingAtMost seconds: TimeInterval) -> String {
+            if shared.withLock({ $0.judgement }) == nil { _ = judged.wait(timeout: .now() + seconds) }
+            return laterPage
+        }
+
+        /// The page for a request that belongs to the sign-in but is not the first: the
+        /// judgement, or, before there is one, that the redirect was received.
+        var laterPage: String {
+            shared.withLock { $0.judgement } ?? RedirectPage.html(for: .accepted, purpose: .signIn)
+        }
+
+        /// The browser has its page: the listener stops if the judgement is in.
+        func browserAnswered() {
+            let stop = shared.withLock { state -> (@Sendable () -> Void)? in
+                state.browserWaiting = false
+                return state.judgement == nil ? nil : state.stopListener
+            }
+            stop?()
         }
 
         /// True when the `Host` header names this listener: its address or `localhost`, with its port.
@@ -133,19 +185,11 @@ final class RedirectReceiver: Sendable {
 
         /// True when `target` carries exactly one `state`, equal to the request's.
         func belongs(_ target: String) -> Bool {
-            let known = shared.withLock { (page: $0.page, state: $0.state) }
-            guard known.page != nil else { return false }
+            let known = shared.withLock { (expecting: $0.expecting, state: $0.state) }
+            guard known.expecting else { return false }
             guard let expected = known.state else { return true }
             let states = URLComponents(string: target)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
             return states.count == 1 && Exact.equal(states[0].value, expected)
-        }
-
-        func page(for target: String) -> String {
-            let known = shared.withLock { (base: $0.base, page: $0.page) }
-            guard let url = known.base.flatMap({ URL(string: $0 + target) }), let page = known.page else {
-                return RedirectPage.html(for: SessionError(.stateMismatch, process: .authentication, message: "no sign-in is waiting"))
-            }
-            return page(url)
         }
 
         func redirect() async throws -> URL {
@@ -171,16 +215,19 @@ final class RedirectReceiver: Sendable {
         }
 
         /// Keeps the first redirect; later ones (a reload, a second tab) are answered but ignored.
-        func deliver(target: String) {
-            let (waiting, result) = shared.withLock { state -> (CheckedContinuation<URL, Error>?, Result<URL, SessionError>) in
+        /// True for the first: its browser waits for the judgement.
+        func deliver(target: String) -> Bool {
+            let (first, waiting, result) = shared.withLock { state -> (Bool, CheckedContinuation<URL, Error>?, Result<URL, SessionError>) in
                 let result: Result<URL, SessionError> = state.base.flatMap { URL(string: $0 + target) }.map { .success($0) }
                     ?? .failure(SessionError(.invalidResponse, process: .authentication, message: "the browser's redirect is not a valid URL"))
-                guard state.received == nil else { return (nil, result) }
+                guard state.received == nil else { return (false, nil, result) }
                 state.received = result
+                state.browserWaiting = state.judgement == nil
                 defer { state.waiter = nil }
-                return (state.waiter, result)
+                return (true, state.waiter, result)
             }
             waiting?.resume(with: result)
+            return first
         }
     }
 }

@@ -211,6 +211,7 @@ final class LoopbackHTTPServerTests: XCTestCase {
         let port = server.port
         let open = try RawClient(port: port)
         server.stop()
+        XCTAssertTrue(server.waitUntilStopped(timeout: 5))
         XCTAssertTrue(open.isClosedByServer())
         XCTAssertThrowsError(try RawClient(port: port))
         let again = try LoopbackHTTPServer(port: port) { _ in .respond(.text("again")) }
@@ -218,6 +219,17 @@ final class LoopbackHTTPServerTests: XCTestCase {
         let client = try RawClient(port: port)
         client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(client.readResponse()?.body, "again")
+    }
+
+    func testATaskCanWaitForThePortToBeFree() async throws {
+        let server = try echoServer()
+        let port = server.port
+        server.stop()
+        await server.waitUntilStopped()
+        await server.waitUntilStopped()
+        let again = try LoopbackHTTPServer(port: port) { _ in .respond(.text("again")) }
+        again.stop()
+        await again.waitUntilStopped()
     }
 
     func testBindingAPortInUseFails() throws {

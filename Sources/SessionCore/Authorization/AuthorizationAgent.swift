@@ -1,43 +1,53 @@
 import Foundation
 
-/// Shows the authorization page to the user and brings back the redirect.
+/// Shows the provider's page to the user and brings back the redirect, in two steps:
+/// ``prepare(configuredRedirectURI:purpose:)`` gets ready to receive the redirect and says where
+/// it will arrive (``AgentSession/redirectURI``); the client builds its request for that URI and
+/// hands it to ``AgentSession/present(_:)-(URL)``, which returns the redirect.
 ///
-/// Given the authorization URL and the redirect URI, an agent returns the URL the provider
-/// redirected to, or throws ``SessionError`` `cancelled` when the user gave up. It does not
-/// validate the response; ``SessionClient`` does.
+/// An agent that receives the redirect where the configuration says — a system browser sheet, the
+/// app's own URL handler — implements only ``authorize(url:redirectURI:)``; the default
+/// ``prepare(configuredRedirectURI:purpose:)`` presents through it. An agent that must choose
+/// the redirect URI itself (a loopback listener on an ephemeral port, RFC 8252 §7.3) implements
+/// ``prepare(configuredRedirectURI:purpose:)``.
+///
+/// An agent returns the URL the provider redirected to, or throws ``SessionError`` `cancelled`
+/// when the user gave up. It does not judge the response: the client does, once, and tells the
+/// session what it made of it (``AgentSession/finish(_:)``).
 public protocol AuthorizationAgent: Sendable {
-    /// Presents `url` and returns the callback URL that starts with `redirectURI`.
+    /// Presents `url` and returns the callback URL that addresses `redirectURI`.
     func authorize(url: URL, redirectURI: URL) async throws -> URL
 
-    /// The entry point ``SessionClient/signIn(scopes:agent:)`` calls. An agent that must choose
-    /// the redirect URI itself (a loopback listener on an ephemeral port, RFC 8252 §7.3) calls
-    /// `buildRequest` once with the URI it listens on and gets the request whose `url` it opens.
+    /// Gets ready to receive a redirect for `purpose` and returns the session that will present
+    /// the page. The session's redirect URI is `configuredRedirectURI` or, when that is an http
+    /// loopback URI without a port, the same URI with the port listened on; the client refuses
+    /// any other.
     ///
-    /// The default implementation builds the request for `configuredRedirectURI` and calls
-    /// ``authorize(url:redirectURI:)``.
-    /// - Parameters:
-    ///   - configuredRedirectURI: the configuration's redirect URI.
-    ///   - buildRequest: makes the pending authorization request for a redirect URI and returns
-    ///     it. Only the configured URI is accepted, or, when that is an http loopback URI
-    ///     without a port, the same URI with a port.
-    func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL
+    /// The default presents through ``authorize(url:redirectURI:)`` at `configuredRedirectURI`.
+    func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession
+}
 
-    /// Shows a page that is not an authorization — the provider's sign-out page of an
-    /// RP-initiated logout — whose URL `buildURL` makes for the redirect URI the agent waits on,
-    /// and returns the redirect. The default implementation builds it for `configuredRedirectURI`
-    /// and calls ``authorize(url:redirectURI:)``; a loopback agent listens first, as for a sign-in.
-    func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL
+/// What a page an agent shows is for.
+public enum AgentPurpose: Sendable, Equatable {
+    /// An authorization request: the user signs in and consents.
+    case signIn
+    /// The provider's sign-out page of an RP-initiated logout.
+    case signOut
 }
 
 extension AuthorizationAgent {
-    /// Builds the URL for the configured redirect URI and presents it.
-    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
-        try await authorize(url: try await buildURL(configuredRedirectURI), redirectURI: configuredRedirectURI)
+    /// A session that presents through ``authorize(url:redirectURI:)`` at `configuredRedirectURI`.
+    public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {
+        OneStepAgentSession(agent: self, redirectURI: configuredRedirectURI)
     }
+}
 
-    /// Builds the request for the configured redirect URI and presents it.
-    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
-        let request = try await buildRequest(configuredRedirectURI)
-        return try await authorize(url: request.url, redirectURI: configuredRedirectURI)
+/// The session of an agent that presents in one step, at the configured redirect URI.
+private struct OneStepAgentSession: AgentSession {
+    let agent: AuthorizationAgent
+    let redirectURI: URL
+
+    func present(_ url: URL) async throws -> URL {
+        try await agent.authorize(url: url, redirectURI: redirectURI)
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// Lets another agent show the authorization page, and hands the request it shows to
+/// Lets another agent show the page, and hands each authorization request it shows to
 /// `onRequest` first: for legacy APIs that expose a request's values or report the moment a
 /// sign-in is dispatched (GrabID's `LoginSession.state`, Google's `signInWillDispatch`).
+///
+/// Every step is the inner agent's: a loopback agent still listens on its own port, for a sign-in
+/// and for a provider's sign-out page alike.
 public struct ObservedAuthorizationAgent: AuthorizationAgent {
     /// The agent that shows the page.
     public let inner: AuthorizationAgent
@@ -20,18 +23,28 @@ public struct ObservedAuthorizationAgent: AuthorizationAgent {
         try await inner.authorize(url: url, redirectURI: redirectURI)
     }
 
-    /// Lets `inner` present a page that is not an authorization (a provider's sign-out page), as
-    /// it would without the wrapper: a loopback agent listens first, on its own port.
-    public func present(configuredRedirectURI: URL, buildURL: @Sendable (URL) async throws -> URL) async throws -> URL {
-        try await inner.present(configuredRedirectURI: configuredRedirectURI, buildURL: buildURL)
+    /// Lets `inner` prepare, and watches the requests its session presents.
+    public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {
+        ObservedSession(inner: try await inner.prepare(configuredRedirectURI: configuredRedirectURI, purpose: purpose), onRequest: onRequest)
     }
 
-    /// Lets `inner` build and present the request, reporting it to `onRequest` as it is built.
-    public func authorize(configuredRedirectURI: URL, buildRequest: @Sendable (URL) async throws -> AuthorizationRequest) async throws -> URL {
-        try await inner.authorize(configuredRedirectURI: configuredRedirectURI) { [onRequest] redirectURI in
-            let request = try await buildRequest(redirectURI)
+    private struct ObservedSession: AgentSession {
+        let inner: any AgentSession
+        let onRequest: @Sendable (AuthorizationRequest) -> Void
+
+        var redirectURI: URL { inner.redirectURI }
+
+        func present(_ url: URL) async throws -> URL {
+            try await inner.present(url)
+        }
+
+        func present(_ request: AuthorizationRequest) async throws -> URL {
             onRequest(request)
-            return request
+            return try await inner.present(request)
+        }
+
+        func finish(_ outcome: AgentOutcome) async {
+            await inner.finish(outcome)
         }
     }
 }

@@ -53,33 +53,51 @@ extension SessionClient {
     ///   `accessDenied`, `missingAuthorizationCode`), a token endpoint or ID-token error, or
     ///   `storageFailed`; all with process `authentication`.
     public func completeAuthorization(callbackURL: URL) async throws -> SessionTokens {
-        guard let request = pending else {
-            throw SessionError(.stateMismatch, process: .authentication, message: "authorization response: no authorization is pending")
-        }
         let startGeneration = generation
         do {
-            let metadata = try await discover()
-            let response: AuthorizationResponse
-            do {
-                response = try AuthorizationResponse(callbackURL: callbackURL, request: request)
-            } catch let error as SessionError where error.code == .redirectURIMismatch || error.code == .stateMismatch {
-                throw error
-            } catch {
-                consumePending(request)
-                throw error
-            }
-            consumePending(request)
-            let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
-            try await persist(tokens, ifGeneration: startGeneration)
-            log(.info, "sign-in completed (\(request.scopes.joined(separator: " ")))")
-            return tokens
+            let (request, response) = try await acceptResponse(callbackURL)
+            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
         } catch let error as SessionError {
             throw error.in(.authentication)
         }
     }
 
-    /// Authorizes in one call: builds the request, lets `agent` show it and bring back the
-    /// redirect, then completes it as ``completeAuthorization(callbackURL:)`` does.
+    /// Checks `callbackURL` as the pending request's response, the one time it is parsed. A URL
+    /// for another redirect URI or with the wrong `state` leaves the request pending; any other
+    /// outcome consumes it.
+    private func acceptResponse(_ callbackURL: URL) async throws -> (AuthorizationRequest, AuthorizationResponse) {
+        guard let request = pending else {
+            throw SessionError(.stateMismatch, process: .authentication, message: "authorization response: no authorization is pending")
+        }
+        // Discovery first: the provider's metadata the exchange needs is then known to be there.
+        _ = try await discover()
+        do {
+            let response = try AuthorizationResponse(callbackURL: callbackURL, request: request)
+            consumePending(request)
+            return (request, response)
+        } catch let error as SessionError where error.code == .redirectURIMismatch || error.code == .stateMismatch {
+            throw error
+        } catch {
+            consumePending(request)
+            throw error
+        }
+    }
+
+    /// Exchanges an accepted response's code and keeps the tokens, unless the session changed
+    /// since `startGeneration`.
+    private func finishAuthorization(_ request: AuthorizationRequest, _ response: AuthorizationResponse,
+                                     ifGeneration startGeneration: Int) async throws -> SessionTokens {
+        let metadata = try await discover()
+        let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
+        try await persist(tokens, ifGeneration: startGeneration)
+        log(.info, "sign-in completed (\(request.scopes.joined(separator: " ")))")
+        return tokens
+    }
+
+    /// Authorizes in one call: lets `agent` get ready to receive the redirect, builds the request
+    /// for the redirect URI it names, lets it show the request and bring back the redirect, then
+    /// completes it as ``completeAuthorization(callbackURL:)`` does. The agent hears what became
+    /// of the redirect before the code is exchanged (``AgentSession/finish(_:)``).
     /// - Throws: `cancelled` when the agent reports that the user gave up (or the task is
     ///   cancelled), the agent's own `SessionError`, `authorizationAgentFailed` for any other
     ///   error of the agent, or any error of ``beginAuthorization(scopes:)`` and
@@ -90,30 +108,52 @@ extension SessionClient {
     ///   - agent: shows the provider's page and brings back the redirect (a browser and loopback
     ///     listener, the system's web authentication sheet, or your own).
     public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> SessionTokens {
-        let started = StartedRequest()
-        let callbackURL: URL
+        let startGeneration = generation
         do {
-            callbackURL = try await agent.authorize(configuredRedirectURI: configuration.redirectURI) { redirectURI in
-                let request = try await self.beginAuthorization(scopes: scopes, redirectURI: redirectURI)
-                try started.record(request)
-                return request
+            let session = try await agentStep { try await agent.prepare(configuredRedirectURI: self.configuration.redirectURI, purpose: .signIn) }
+            let request: AuthorizationRequest
+            let callbackURL: URL
+            do {
+                request = try await beginAuthorization(scopes: scopes, redirectURI: session.redirectURI)
+                do {
+                    callbackURL = try await agentStep { try await session.present(request) }
+                } catch {
+                    consumePending(request)
+                    throw error
+                }
+                guard Exact.equal(pending?.state, request.state) else {
+                    throw SessionError.cancelled(detail: "or replaced by a newer one")
+                }
+            } catch {
+                await session.finish(.abandoned)
+                throw error
             }
+            let response: AuthorizationResponse
+            do {
+                response = try await acceptResponse(callbackURL).1
+            } catch {
+                await session.finish((error as? SessionError).map(AgentOutcome.refused) ?? .abandoned)
+                throw error
+            }
+            await session.finish(.accepted)
+            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+        } catch let error as SessionError {
+            throw error.in(.authentication)
+        }
+    }
+
+    /// Runs one of an agent's steps; its errors become ``SessionError``s: `cancelled` for a
+    /// cancelled task, `authorizationAgentFailed` for an error of its own kind.
+    func agentStep<T>(_ step: () async throws -> T) async throws -> T {
+        do {
+            return try await step()
+        } catch let error as SessionError {
+            throw error
+        } catch is CancellationError {
+            throw SessionError.cancelled()
         } catch {
-            if let request = started.request { consumePending(request) }
-            switch error {
-            case let error as SessionError: throw error.in(.authentication)
-            case is CancellationError: throw SessionError.cancelled()
-            default:
-                throw SessionError(.authorizationAgentFailed, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
-            }
+            throw SessionError(.authorizationAgentFailed, process: .authentication, message: "the authorization agent failed with \(type(of: error))")
         }
-        guard let request = started.request else {
-            throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent returned without building a request")
-        }
-        guard Exact.equal(pending?.state, request.state) else {
-            throw SessionError.cancelled(detail: "or replaced by a newer one")
-        }
-        return try await completeAuthorization(callbackURL: callbackURL)
     }
 
     private func consumePending(_ request: AuthorizationRequest) {
@@ -174,21 +214,5 @@ extension SessionClient {
         keySetDocument = KeySetCache.forbidsStoring(cacheControl: response.header("Cache-Control")) ? nil : response.body
         await saveProviderDocuments()
         return cache.keys
-    }
-}
-
-/// The request an agent built during ``SessionClient/signIn(scopes:agent:)``; an agent may build one.
-private final class StartedRequest: Sendable {
-    private let stored = Locked<AuthorizationRequest?>(nil)
-
-    var request: AuthorizationRequest? { stored.value }
-
-    func record(_ request: AuthorizationRequest) throws {
-        try stored.withLock { stored in
-            guard stored == nil else {
-                throw SessionError(.invalidConfiguration, process: .authentication, message: "the authorization agent built a second request")
-            }
-            stored = request
-        }
     }
 }

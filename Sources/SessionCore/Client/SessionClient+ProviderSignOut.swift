@@ -27,19 +27,32 @@ extension SessionClient {
             let state = try RandomToken.generate()
             let clientID = configuration.clientID
             let returnURI = configuration.postLogoutRedirectURI ?? configuration.redirectURI
+            let session: any AgentSession
+            do {
+                session = try await agent.prepare(configuredRedirectURI: returnURI, purpose: .signOut)
+            } catch {
+                throw Self.incomplete("the provider's sign-out page could not be prepared (\(Self.why(error)))")
+            }
             let returned: URL
             do {
-                returned = try await agent.present(configuredRedirectURI: returnURI) { redirectURI in
-                    try Self.endSessionURL(endpoint, idToken: idToken, clientID: clientID, redirectURI: redirectURI, state: state)
+                guard Exact.equal(session.redirectURI.absoluteString, returnURI.absoluteString)
+                    || URLRules.isLoopbackPortVariant(session.redirectURI, of: returnURI) else {
+                    throw SessionError(.invalidConfiguration, process: .endSession,
+                                       message: "the agent's redirect URI differs from the configured one in more than its loopback port")
                 }
+                let url = try Self.endSessionURL(endpoint, idToken: idToken, clientID: clientID, redirectURI: session.redirectURI, state: state)
+                returned = try await session.present(url)
             } catch {
-                let why = (error as? SessionError).map { "\($0.code.rawValue): \($0.message)" } ?? "the agent failed with \(type(of: error))"
-                throw Self.incomplete("the provider's sign-out page did not come back (\(why))")
+                await session.finish(.abandoned)
+                throw Self.incomplete("the provider's sign-out page did not come back (\(Self.why(error)))")
             }
             let states = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
             guard states.count == 1, Exact.equal(states[0].value, state) else {
-                throw Self.incomplete("the provider's sign-out came back without this sign-out's state")
+                let error = Self.incomplete("the provider's sign-out came back without this sign-out's state")
+                await session.finish(.refused(error))
+                throw error
             }
+            await session.finish(.accepted)
             log(.info, "signed out at the provider too")
         }
     }
@@ -53,6 +66,10 @@ extension SessionClient {
             throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end-session URL cannot be built")
         }
         return url
+    }
+
+    private static func why(_ error: Error) -> String {
+        (error as? SessionError).map { "\($0.code.rawValue): \($0.message)" } ?? "the agent failed with \(type(of: error))"
     }
 
     private static func incomplete(_ why: String) -> SessionError {

@@ -94,11 +94,15 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         let probe = try LoopbackHTTPServer { _ in .dropConnection }
         let port = probe.port
         probe.stop()
+        await probe.waitUntilStopped()
         let redirect = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/callback"))
         let harness = try makeLocalHarness(redirectURI: redirect)
         let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in Task { _ = try? await Self.browse(url) } }, showInstruction: { _ in })
         _ = try await harness.client.signIn(agent: agent)
         XCTAssertEqual(harness.provider.requests(to: .authorization).last?.parameters["redirect_uri"], redirect.absoluteString)
+        // The sign-in returns once the port is free again: a second one binds it at once.
+        _ = try await harness.client.signIn(agent: agent)
+        XCTAssertEqual(harness.provider.requests(to: .authorization).count, 2)
     }
 
     /// A configured port another program holds: the error names the port and the way out.
