@@ -85,7 +85,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBench",
-            dependencies: ["SessionFacade", "SessionCore", "SessionTesting"],
+            dependencies: ["SessionFacade", "SessionCore", "SessionTesting", .target(name: "CLibCurl", condition: .when(platforms: [.linux]))],
             path: "Samples/SessionBench"
         ),
         // One legacy-style sample per Compat module, in Swift 5 mode like the apps they stand for.

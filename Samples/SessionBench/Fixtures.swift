@@ -53,6 +53,33 @@ private func fetchUserInfo(_ service: SessionService, remaining: Int, _ continua
     }
 }
 
+/// `count` core `userInfo()` calls chained as callback code chains them, with nothing around the
+/// core: each started from a block on `queue`, its result handed back to `queue`, where the next
+/// one starts. Two thread handoffs per call, the least a callback-style call can cost.
+func chainedUserInfo(_ client: SessionClient, on queue: DispatchQueue, count: Int) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+        queue.async { userInfo(client, on: queue, remaining: count, continuation) }
+    }
+}
+
+private func userInfo(_ client: SessionClient, on queue: DispatchQueue, remaining: Int, _ continuation: CheckedContinuation<Void, Error>) {
+    Task {
+        let result: Result<UserInfo, Error>
+        do {
+            result = .success(try await client.userInfo())
+        } catch {
+            result = .failure(error)
+        }
+        queue.async {
+            switch result {
+            case .failure(let error): continuation.resume(throwing: error)
+            case .success where remaining <= 1: continuation.resume()
+            case .success: userInfo(client, on: queue, remaining: remaining - 1, continuation)
+            }
+        }
+    }
+}
+
 /// `count` `fetchUserInfo` calls made at once, each with a completion handler, as an app does
 /// when several screens ask together; returns when every completion has run. The service runs
 /// them one at a time, so this is the time per call when calls keep it busy.

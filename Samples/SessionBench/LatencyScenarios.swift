@@ -6,14 +6,16 @@ import SessionTesting
 
 /// The time comparisons: every side against the same LocalProvider, in interleaved rounds.
 enum LatencyScenarios {
-    /// Core `userInfo()` ÷ the same GET sent raw on a kept-alive connection, over loopback.
+    /// Core `userInfo()` ÷ the same GET sent raw on a kept-alive connection, over loopback: with
+    /// `URLSession` as an app would by hand and, on Linux, with libcurl driven directly on the
+    /// calling thread (the same library as the core's transport, no client around it: the floor).
     static func userInfoCoreVersusRaw(_ options: BenchOptions, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
         let (client, tokens) = try await signedInLoopbackClient(provider)
         let raw = RawHTTP()
         let request = RawHTTP.get(provider.url(of: .userInfo), bearer: tokens.accessToken)
-        let sides = [
+        var sides = [
             Side(name: "userinfo.core.loopback") { count in
                 for _ in 0..<count { _ = try await client.userInfo() }
             },
@@ -21,9 +23,18 @@ enum LatencyScenarios {
                 for _ in 0..<count { _ = try await raw.send(request) }
             },
         ]
+        #if canImport(CLibCurl)
+        let curl = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
+        sides.append(Side(name: "userinfo.raw-libcurl.loopback") { count in
+            for _ in 0..<count { try curl.send() }
+        })
+        #endif
         let timings = try await measure(rounds: options.rounds, operations: options.loopbackOperations, sides)
         report.add(timings, sides, rounds: options.rounds, operations: options.loopbackOperations)
-        report.add(ratio: "ratio.core-vs-raw.userinfo.loopback", timings, 0, to: 1, goal: 1.10)
+        report.add(ratio: "ratio.core-vs-raw-urlsession.userinfo.loopback", timings, 0, to: 1, goal: nil)
+        #if canImport(CLibCurl)
+        report.add(ratio: "ratio.core-vs-raw-libcurl.userinfo.loopback", timings, 0, to: 2, goal: 1.10)
+        #endif
     }
 
     /// The facade's `fetchUserInfo` with completion handlers ÷ core `userInfo()`, each side with
@@ -33,7 +44,10 @@ enum LatencyScenarios {
     /// awaited one after another. Two more sides show where the difference lies: the core plus one
     /// empty block dispatched to a serial queue per call, which is the least any delivery on a
     /// callback queue costs, and facade calls each made from the previous one's completion
-    /// handler, whose time is a call's latency: two thread handoffs on top of the core.
+    /// handler, whose time is a call's latency. A chained call crosses threads twice, whoever
+    /// makes it: from the caller's queue to the pool the core runs on, and back with the result.
+    /// Its floor is the core called that way with nothing around it: from a block on a serial
+    /// queue, its result handed back to that queue, where the next call starts.
     static func userInfoFacadeVersusCore(_ options: BenchOptions, inProcess: Bool, into report: inout Report) async throws {
         let provider = try LocalProvider()
         defer { provider.stop() }
@@ -54,6 +68,7 @@ enum LatencyScenarios {
                 }
             },
             Side(name: "userinfo.facade-chained.\(place)") { count in try await chainedUserInfo(service, count: count) },
+            Side(name: "userinfo.core-chained.\(place)") { count in try await chainedUserInfo(client, on: hopQueue, count: count) },
         ]
         let operations = inProcess ? options.inProcessOperations : options.loopbackOperations
         let timings = try await measure(rounds: options.rounds, operations: operations, sides)
@@ -61,6 +76,8 @@ enum LatencyScenarios {
         report.add(ratio: "ratio.facade-vs-core.userinfo.\(place)", timings, 0, to: 1, goal: inProcess ? 1.20 : 1.05)
         report.add(ratio: "ratio.facade-vs-core+dispatch.userinfo.\(place)", timings, 0, to: 2, goal: nil)
         report.add(ratio: "ratio.facade-chained-vs-core.userinfo.\(place)", timings, 3, to: 1, goal: nil)
+        report.add(ratio: "ratio.facade-chained-vs-core+dispatch.userinfo.\(place)", timings, 3, to: 2, goal: nil)
+        report.add(ratio: "ratio.facade-chained-vs-core-chained.userinfo.\(place)", timings, 3, to: 4, goal: 1.15)
     }
 
     /// A full sign-in (authorization request through the agent, code exchange, ID-token

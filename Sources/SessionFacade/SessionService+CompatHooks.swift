@@ -12,16 +12,15 @@ extension SessionService {
     package func initialize(configuration: @escaping @Sendable () throws -> SessionConfiguration,
                            permissionCenter: PermissionCenterEndpoints? = nil,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
-        enqueue(.initialize, fail: { .initialization(.failure($0), completion) }) { [self] in
-            await runInitialize(configuration, permissionCenter, completion)
-        }
+        line.enqueue(QueuedOperation(kind: .initialize, run: { [self] in await runInitialize(configuration, permissionCenter, completion) },
+                                     fail: { .initialization(.failure($0), completion) }))
     }
 
     /// Whether an access token that expires at `expiresAt` is still fresh by the client's rule
     /// (C8, ``SessionClient/isFresh(expiresAt:)``); false before a successful `initialize`.
     /// Compat layers answer "is the token valid" with it.
     package func isFresh(expiresAt: Date) -> Bool {
-        line.withLock { $0.client }?.isFresh(expiresAt: expiresAt) ?? false
+        state.withLock { $0.client }?.isFresh(expiresAt: expiresAt) ?? false
     }
 
     /// The session's tokens as stored, possibly expired, or nil without a session: no refresh,
@@ -37,7 +36,7 @@ extension SessionService {
     /// layers use it for callbacks a legacy SDK makes outside any operation.
     package func enqueueCallback(_ body: @escaping @Sendable () -> Void) {
         let delivery = Delivery(notify: { _ in }, complete: body)
-        enqueue(.deliveryOnly, fail: { _ in delivery }) { [delivery] }
+        line.enqueue(QueuedOperation(kind: .deliveryOnly, run: { [delivery] }, fail: { _ in delivery }))
     }
 
     /// Ends the session in its turn (C4): after every operation called before it, which run as
@@ -45,12 +44,12 @@ extension SessionService {
     /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
     /// the completion gets true when there was a session to end, false when there was none.
     package func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
-        enqueue(.endSession, outcome: { .endSession($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
             await withClient(.endSession) { client in
                 let hadSession = await client.tokens != nil
                 try await client.signOut(revokeTokens: revokeTokens)
                 return hadSession
             }
-        }
+        })
     }
 }

@@ -13,7 +13,7 @@ extension SessionService {
     /// where it is and a warning logged; `initialize` goes on as if there were none. nil (the
     /// default) carries nothing over. The Compat modules set their SDK's source themselves.
     public func carryOverLegacySession(from source: (any LegacySessionSource)?) {
-        line.withLock { $0.legacySessionSource = source }
+        state.withLock { $0.legacySessionSource = source }
     }
 
     /// Adopts `source`'s session into `client`, which has none: the outcome to announce (C5).

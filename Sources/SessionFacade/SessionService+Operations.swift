@@ -27,9 +27,9 @@ extension SessionService {
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
             await runAuthorization(authorization, flow: flow, agent: agent).map(\.accessToken)
-        }
+        })
     }
 
     /// ``getAuthorization(flow:agent:completion:)`` whose completion gets the session's tokens,
@@ -37,9 +37,9 @@ extension SessionService {
     public func getAuthorization(flow: AuthFlow = .login, agent: AuthorizationAgent? = nil,
                                  tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
             await runAuthorization(authorization, flow: flow, agent: agent)
-        }
+        })
     }
 
     /// Signs in for `flow` on another device (RFC 8628): the user opens a URL on any device with a
@@ -54,9 +54,9 @@ extension SessionService {
     public func getDeviceAuthorization(flow: AuthFlow = .login, codeHandler: (@Sendable (DeviceAuthorization) -> Void)? = nil,
                                        completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .authorization, authorization: authorization, outcome: { .authentication($0, completion) }) { [self] in
             await runDeviceAuthorization(authorization, flow: flow, codeHandler: codeHandler).map(\.accessToken)
-        }
+        })
     }
 
     /// ``getDeviceAuthorization(flow:codeHandler:completion:)`` whose completion gets the
@@ -64,9 +64,9 @@ extension SessionService {
     public func getDeviceAuthorization(flow: AuthFlow = .login, codeHandler: (@Sendable (DeviceAuthorization) -> Void)? = nil,
                                        tokensCompletion: @escaping @Sendable (Result<SessionTokens, SessionError>) -> Void) {
         let authorization = AuthorizationSession()
-        enqueue(.authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .authorization, authorization: authorization, outcome: { .authentication($0, tokensCompletion) }) { [self] in
             await runDeviceAuthorization(authorization, flow: flow, codeHandler: codeHandler)
-        }
+        })
     }
 
     private func runDeviceAuthorization(_ authorization: AuthorizationSession, flow: AuthFlow,
@@ -77,19 +77,17 @@ extension SessionService {
             announce(device)
             return try await client.completeDeviceAuthorization(device)
         }
-        return await withClient(.authentication) { client in try await authorization.run(on: client, signIn).get() }
+        return await withClient(.authentication) { client in try await authorization.runOnAttachedTask(on: client, signIn).get() }
     }
 
     /// Delivers a device sign-in's code to the listeners, then to `codeHandler`, in line with
     /// every other delivery (C16).
     private func announcer(_ codeHandler: (@Sendable (DeviceAuthorization) -> Void)?) -> @Sendable (DeviceAuthorization) -> Void {
-        let deliveries = self.deliveries
-        let listeners = self.listeners
+        let line = self.line
         return { device in
             var complete: (@Sendable () -> Void)?
             if let codeHandler { complete = { codeHandler(device) } }
-            let notify: @Sendable (SessionServiceDelegate) -> Void = { listener in listener.didReceiveDeviceAuthorization(device) }
-            deliveries.enqueue([Delivery(notify: notify, complete: complete).block(listeners: listeners)])
+            line.deliver([Delivery(notify: { $0.didReceiveDeviceAuthorization(device) }, complete: complete)])
         }
     }
 
@@ -113,27 +111,27 @@ extension SessionService {
     /// Fetches the UserInfo, refreshing the access token first when needed (C8).
     /// Outcome: `didFetchUserInfo` or `didFetchUserInfoWithError`.
     public func fetchUserInfo(completion: (@Sendable (Result<UserInfo, SessionError>) -> Void)? = nil) {
-        enqueue(.userInfo, outcome: { .userInfo($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .userInfo, outcome: { .userInfo($0, completion) }) { [self] in
             await withClient(.userInfo) { try await $0.userInfo() }
-        }
+        })
     }
 
     /// Reads the permissions, asking for `identifiers`.
     /// Outcome: `didFetchPermissions` or `didFetchPermissionsWithError(status, error)`.
     public func fetchPermissions(identifiers: Set<IdentifierOption> = [],
                                  completion: (@Sendable (Result<PermissionReadResponse, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionRead, outcome: { .permissions($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .permissionRead, outcome: { .permissions($0, completion) }) { [self] in
             await withPermissionCenter(.permissionRead) { try await $0.fetchPermissions(identifiers: identifiers) }
-        }
+        })
     }
 
     /// Writes `update` to the permission center.
     /// Outcome: `didUpdatePermissions` or `didUpdatePermissionsWithError(status, error)`.
     public func updatePermissions(_ update: PermissionUpdate, identifiers: Set<IdentifierOption> = [],
                                   completion: (@Sendable (Result<SubjectIdentifiers, SessionError>) -> Void)? = nil) {
-        enqueue(.permissionWrite, outcome: { .permissionUpdate($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .permissionWrite, outcome: { .permissionUpdate($0, completion) }) { [self] in
             await withPermissionCenter(.permissionWrite) { try await $0.updatePermissions(update, identifiers: identifiers) }
-        }
+        })
     }
 
     /// Ends the session, optionally revoking the tokens first. It jumps the queue (C7): the
@@ -168,18 +166,7 @@ extension SessionService {
 
     /// Puts `endOperation` on the line in `endSession`'s way (C7).
     private func end(with endOperation: QueuedOperation) {
-        // One critical section: no operation called meanwhile can slip between the waiting ones
-        // ending and this one taking its place.
-        let authorization = line.withLock { state -> AuthorizationSession? in
-            // A waiting operation keeps its place and reports `sessionEnded` there, so outcomes stay
-            // in call order; an initialize still runs (the service stays initialized).
-            state.queued.update { $0.kind.survivesEndSession ? $0 : $0.ended() }
-            state.queued.append(endOperation)
-            defer { startNextLocked(&state) }
-            return state.running?.authorization
-        }
-        // Outside the lock: ending it cancels its task, whose handlers may lock too.
-        authorization?.end(with: Self.sessionEnded(.authentication))
+        line.jump(with: endOperation)?.end(with: Self.sessionEnded(.authentication))
     }
 
     // MARK: Operation bodies
@@ -190,10 +177,10 @@ extension SessionService {
         func fail(_ error: Error) -> [Delivery] {
             let failure = error as? SessionError
                 ?? SessionError(.invalidConfiguration, process: .configuration, message: "the configuration is not valid")
-            line.withLock { $0.initializationFailure = failure }
+            state.withLock { $0.initializationFailure = failure }
             return [.initialization(.failure(failure), completion)]
         }
-        guard line.withLock({ $0.client }) == nil else {
+        guard state.withLock({ $0.client }) == nil else {
             return [.initialization(.failure(SessionError(.alreadyInitialized, process: .configuration,
                                                           message: "the service is already initialized")), completion)]
         }
@@ -210,7 +197,7 @@ extension SessionService {
         } catch {
             return fail(Self.sessionError(error, process: .configuration))
         }
-        line.withLock {
+        state.withLock {
             $0.client = created
             $0.permissionCenter = permissionCenter
             $0.initializationFailure = nil
@@ -230,13 +217,13 @@ extension SessionService {
         if case .success(nil) = restored, let error = lost.value {
             restored = .failure(error)
         }
-        if case .success(nil) = restored, let source = line.withLock({ $0.legacySessionSource }) {
+        if case .success(nil) = restored, let source = state.withLock({ $0.legacySessionSource }) {
             restored = await adoptLegacySession(from: source, into: created)
         }
         // C15, from here on (the restore's own outcome says what became of a stored session):
         // events are heard as they happen, so before the outcome of the operation that caused them.
-        await created.setEventHandler { [deliveries, listeners] event in
-            deliveries.enqueue([Delivery.event(event).block(listeners: listeners)])
+        await created.setEventHandler { [line] event in
+            line.deliver([Delivery.event(event)])
         }
         return [.initialization(.success(()), completion)] + restored.announcement
     }
@@ -245,12 +232,12 @@ extension SessionService {
                                   agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
         let agent = agent ?? defaultAgent ?? externalRedirectAgent
         return await withClient(.authentication) { client in
-            try await authorization.run(on: client, scopes: flow.scopes(with: client.configuration), agent: agent).get()
+            try await authorization.runOnAttachedTask(on: client, scopes: flow.scopes(with: client.configuration), agent: agent).get()
         }
     }
 
     /// The handle of the authorization that runs now, if one does.
-    var runningAuthorization: AuthorizationSession? { line.withLock { $0.running?.authorization } }
+    var runningAuthorization: AuthorizationSession? { line.runningAuthorization }
 }
 
 private extension Result where Success == SessionTokens?, Failure == SessionError {

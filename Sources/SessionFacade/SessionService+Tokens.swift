@@ -54,8 +54,8 @@ extension SessionService {
     /// An ordered operation whose outcome goes to `completion` only.
     func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        enqueue(.tokenChange, outcome: { Delivery.completionOnly($0, completion) }) { [self] in
+        line.enqueue(QueuedOperation(kind: .tokenChange, outcome: { Delivery.completionOnly($0, completion) }) { [self] in
             await withClient(.authentication, work)
-        }
+        })
     }
 }

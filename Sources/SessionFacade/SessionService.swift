@@ -25,11 +25,11 @@ public final class SessionService: Sendable {
     /// The service most apps use.
     public static let shared = SessionService()
 
-    /// Waiting and running operations and the client: the operation line's state.
-    let line = Locked(LineState())
+    /// The client `initialize` made and what came with it.
+    let state = Locked(ServiceState())
     let listeners = ListenerRegistry()
-    let deliveries: DeliveryLine
-    /// The authorization waiting for ``resumeSession(_:)``, on the external-resume path.
+    /// Waiting and running operations, and the deliveries on their way to the callback queue.
+    let line: OperationLine
     private let queue = Locked(DispatchQueue.main)
     private let urlHandler = Locked<(@Sendable (URL) -> Void)?>(nil)
     let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
@@ -60,7 +60,7 @@ public final class SessionService: Sendable {
         self.clock = clock
         self.logger = logger
         self.defaultAgent = agent
-        deliveries = DeliveryLine { [queue] in queue.value }
+        line = OperationLine(listeners: listeners) { [queue] in queue.value }
     }
 
     /// The queue every listener callback and completion handler runs on (default `.main`).
@@ -104,7 +104,7 @@ public final class SessionService: Sendable {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "no agent was given and no authorizationURLHandler is set")
         }
-        deliveries.enqueue([{ handler(url) }])
+        line.deliver([Delivery(notify: { _ in }, complete: { handler(url) })])
     }
 }
 

@@ -17,10 +17,15 @@ final class SessionBenchTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.errorOutput)
         let document = try JSONDecoder().decode(Document.self, from: Data(run.output.utf8))
         let names = Set(document.figures.map(\.name))
-        for expected in ["ratio.core-vs-raw.userinfo.loopback", "ratio.facade-vs-core.userinfo.loopback",
-                         "ratio.facade-vs-core.userinfo.in-process", "ratio.core-vs-raw.signin.loopback",
-                         "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory"] {
-            XCTAssertTrue(names.contains(expected), "\(expected) is missing")
+        var expected = ["ratio.core-vs-raw-urlsession.userinfo.loopback", "ratio.facade-vs-core.userinfo.loopback",
+                        "ratio.facade-chained-vs-core+dispatch.userinfo.in-process",
+                        "ratio.facade-vs-core.userinfo.in-process", "ratio.core-vs-raw.signin.loopback",
+                        "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory"]
+        #if os(Linux)
+        expected.append("ratio.core-vs-raw-libcurl.userinfo.loopback")
+        #endif
+        for name in expected {
+            XCTAssertTrue(names.contains(name), "\(name) is missing")
         }
         XCTAssertTrue(document.figures.allSatisfy { $0.value.isFinite && $0.value >= 0 || $0.name.hasPrefix("memory-growth") })
         let refreshes = document.invariants.filter { $0.name.hasPrefix("refresh-requests.") }

@@ -18,7 +18,9 @@ public final class AuthorizationSession: Sendable {
     }
 
     private struct State: Sendable {
-        var task: Task<SessionTokens, Error>?
+        /// Cancels the task the sign-in runs on, once it is known.
+        var cancelTask: (@Sendable () -> Void)?
+        var started = false
         /// Why the sign-in was stopped, and whether that replaces even a success.
         var stop: (error: SessionError, overridesSuccess: Bool)?
         var finished = false
@@ -39,26 +41,64 @@ public final class AuthorizationSession: Sendable {
 
     /// Runs the sign-in `signIn` performs on `client` (a device sign-in, say) under the same
     /// rules: not started when cancelled or ended before, cancelled by ``cancel()`` unless it
-    /// already succeeded.
+    /// already succeeded. It runs on a task of its own, which ``cancel()`` cancels.
     public func run(on client: SessionClient,
                     _ signIn: @escaping @Sendable (SessionClient) async throws -> SessionTokens) async -> Result<SessionTokens, SessionError> {
-        let task = state.withLock { state -> Task<SessionTokens, Error>? in
-            guard state.stop == nil, state.task == nil else { return nil }
-            let task = Task { try await signIn(client) }
-            state.task = task
-            return task
-        }
+        guard begin() else { return finish(.failure(.cancelled())) }
+        let task = Task { try await signIn(client) }
+        attach { task.cancel() }
         let result: Result<SessionTokens, SessionError>
-        if let task {
-            do {
-                result = .success(try await task.value)
-            } catch {
-                result = .failure((error as? SessionError) ?? .cancelled())
-            }
-        } else {
-            result = .failure(.cancelled())
+        do {
+            result = .success(try await task.value)
+        } catch {
+            result = .failure((error as? SessionError) ?? .cancelled())
         }
-        return state.withLock { state in
+        return finish(result)
+    }
+
+    /// As ``run(on:_:)``, on the current task, which must run nothing else: the caller gives the
+    /// task to ``attach(_:)``, before or after this starts, so that ``cancel()`` reaches it.
+    package func runOnAttachedTask(on client: SessionClient,
+                                   _ signIn: @Sendable (SessionClient) async throws -> SessionTokens) async -> Result<SessionTokens, SessionError> {
+        guard begin() else { return finish(.failure(.cancelled())) }
+        do {
+            return finish(.success(try await signIn(client)))
+        } catch {
+            return finish(.failure((error as? SessionError) ?? .cancelled()))
+        }
+    }
+
+    /// As ``runOnAttachedTask(on:_:)``, signing in through `agent` (``SessionClient/signIn(scopes:agent:)``).
+    package func runOnAttachedTask(on client: SessionClient, scopes: [String]?, agent: AuthorizationAgent) async -> Result<SessionTokens, SessionError> {
+        await runOnAttachedTask(on: client) { try await $0.signIn(scopes: scopes, agent: agent) }
+    }
+
+    /// Makes `task` the one ``cancel()`` and `end(with:)` cancel: the task the sign-in runs on.
+    /// A sign-in stopped before is cancelled at once.
+    package func attach(_ task: Task<Void, Never>) {
+        attach { task.cancel() }
+    }
+
+    private func attach(_ cancel: @escaping @Sendable () -> Void) {
+        let stopped = state.withLock { state -> Bool in
+            state.cancelTask = cancel
+            return state.stop != nil
+        }
+        if stopped { cancel() }
+    }
+
+    /// Marks the sign-in started; false when it was stopped before or had started already.
+    private func begin() -> Bool {
+        state.withLock { state in
+            guard state.stop == nil, !state.started else { return false }
+            state.started = true
+            return true
+        }
+    }
+
+    /// The outcome, as the stop rules make it of `result`.
+    private func finish(_ result: Result<SessionTokens, SessionError>) -> Result<SessionTokens, SessionError> {
+        state.withLock { state in
             state.finished = true
             guard let stop = state.stop else { return result }
             if case .success = result, !stop.overridesSuccess { return result }
@@ -81,16 +121,16 @@ public final class AuthorizationSession: Sendable {
     }
 
     private func stop(with error: SessionError, overridesSuccess: Bool) -> Bool {
-        let (task, wait, running) = state.withLock { state -> (Task<SessionTokens, Error>?, Wait?, Bool) in
+        let (cancelTask, wait, running) = state.withLock { state -> ((@Sendable () -> Void)?, Wait?, Bool) in
             // Finished, or ended: a cancel changes nothing any more.
             guard !state.finished, !(state.stop?.overridesSuccess == true && !overridesSuccess) else { return (nil, nil, false) }
             if state.stop == nil || overridesSuccess { state.stop = (error, overridesSuccess) }
             defer { state.wait = nil }
-            return (state.task, state.wait, true)
+            return (state.cancelTask, state.wait, true)
         }
         // Outside the lock: cancellation handlers run synchronously and lock too.
         wait?.continuation.resume(throwing: error)
-        task?.cancel()
+        cancelTask?()
         return running
     }
 

@@ -1,0 +1,15 @@
+import SessionCore
+import SessionPermissions
+
+/// What the service knows beyond its operation line, behind a lock of its own: the client
+/// `initialize` made and what came with it.
+struct ServiceState: Sendable {
+    var client: SessionClient?
+    /// Where the permission operations go, as `initialize` was given.
+    var permissionCenter: PermissionCenterEndpoints?
+    /// Why the last `initialize` failed, named in later `notInitialized` errors.
+    var initializationFailure: SessionError?
+    /// Where a legacy SDK's session may be waiting to be carried over, as the app or a Compat
+    /// module said (``SessionService/carryOverLegacySession(from:)``).
+    var legacySessionSource: (any LegacySessionSource)?
+}
