@@ -44,6 +44,7 @@ enum SessionBench {
         try await RefreshStampede.core(options, into: &report)
         try await RefreshStampede.facade(options, into: &report)
         try await MemoryGrowth.facade(options, into: &report)
+        try await MemoryGrowth.coreOverLoopback(options, into: &report)
         try await ColdProcess.requests(into: &report)
         try await SharedSession.refreshRequests(into: &report)
         try await SharedSession.freshPath(options, into: &report)

@@ -47,8 +47,4 @@ extension SessionService {
             return .failure(Self.sessionError(error, process: .authentication))
         }
     }
-
-    private func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        if level >= logger.minimumLevel { logger.log(level, message()) }
-    }
 }

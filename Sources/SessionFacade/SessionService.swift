@@ -37,6 +37,8 @@ public final class SessionService: Sendable {
     /// The time source of the service and its client: compat layers judge token times with it.
     package let clock: SessionClock
     let logger: SessionLogger
+    /// The service's own lines (a legacy session carried over), written as the core writes its.
+    let log: LogSink
     let defaultAgent: AuthorizationAgent?
 
     /// Creates a service (``shared`` uses the defaults). Tests and apps that need several
@@ -59,6 +61,7 @@ public final class SessionService: Sendable {
         self.transport = transport
         self.clock = clock
         self.logger = logger
+        self.log = LogSink(logger)
         self.defaultAgent = agent
         line = OperationLine(listeners: listeners) { [queue] in queue.value }
     }

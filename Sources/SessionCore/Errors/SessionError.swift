@@ -51,201 +51,162 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
 
         // Configuration and lifecycle
         /// A configuration value breaks a rule, or a needed endpoint is not configured.
-        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         /// A facade operation ran before `initialize`.
-        public static let notInitialized = Code(rawValue: "notInitialized")
+        public static let notInitialized = Code(.notInitialized)
         /// The facade was initialized twice.
-        public static let alreadyInitialized = Code(rawValue: "alreadyInitialized")
+        public static let alreadyInitialized = Code(.alreadyInitialized)
         /// The discovery document is missing, malformed or insecure.
-        public static let invalidDiscoveryDocument = Code(rawValue: "invalidDiscoveryDocument")
+        public static let invalidDiscoveryDocument = Code(.invalidDiscoveryDocument)
         /// The discovery document names another issuer.
-        public static let issuerMismatch = Code(rawValue: "issuerMismatch")
+        public static let issuerMismatch = Code(.issuerMismatch)
         /// The provider lacks something required (code flow, PKCE S256, an endpoint).
-        public static let unsupportedProviderFeature = Code(rawValue: "unsupportedProviderFeature")
+        public static let unsupportedProviderFeature = Code(.unsupportedProviderFeature)
 
         // Transport
         /// No connection could be made: the request certainly did not reach the provider.
-        public static let cannotConnect = Code(rawValue: "cannotConnect")
+        public static let cannotConnect = Code(.cannotConnect)
         /// The connection broke after the request was sent: the provider may have processed it.
-        public static let networkError = Code(rawValue: "networkError")
+        public static let networkError = Code(.networkError)
         /// No complete response in time.
-        public static let timeout = Code(rawValue: "timeout")
+        public static let timeout = Code(.timeout)
         /// A response body over 1 MiB.
-        public static let responseTooLarge = Code(rawValue: "responseTooLarge")
+        public static let responseTooLarge = Code(.responseTooLarge)
         /// A status the call does not expect, without an OAuth error.
-        public static let unexpectedResponse = Code(rawValue: "unexpectedResponse")
+        public static let unexpectedResponse = Code(.unexpectedResponse)
         /// A response body that is not what the call expects.
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
+        public static let invalidResponse = Code(.invalidResponse)
 
         // Authorization response (redirect)
         /// The callback does not address the redirect URI.
-        public static let redirectURIMismatch = Code(rawValue: "redirectURIMismatch")
+        public static let redirectURIMismatch = Code(.redirectURIMismatch)
         /// A callback parameter appears twice.
-        public static let duplicateParameter = Code(rawValue: "duplicateParameter")
+        public static let duplicateParameter = Code(.duplicateParameter)
         /// `state` is missing or wrong, or no authorization is pending.
-        public static let stateMismatch = Code(rawValue: "stateMismatch")
+        public static let stateMismatch = Code(.stateMismatch)
         /// The callback's `iss` is not the issuer (RFC 9207).
-        public static let authorizationIssuerMismatch = Code(rawValue: "authorizationIssuerMismatch")
+        public static let authorizationIssuerMismatch = Code(.authorizationIssuerMismatch)
         /// The callback lacks `iss` although the provider declares it.
-        public static let authorizationIssuerMissing = Code(rawValue: "authorizationIssuerMissing")
+        public static let authorizationIssuerMissing = Code(.authorizationIssuerMissing)
         /// The callback has neither `code` nor `error`.
-        public static let missingAuthorizationCode = Code(rawValue: "missingAuthorizationCode")
+        public static let missingAuthorizationCode = Code(.missingAuthorizationCode)
         /// The user or the app cancelled the authorization.
-        public static let cancelled = Code(rawValue: "cancelled")
+        public static let cancelled = Code(.cancelled)
         /// The authorization agent failed with an error of its own (the browser could not be
         /// opened, for instance); the message names the error's type.
-        public static let authorizationAgentFailed = Code(rawValue: "authorizationAgentFailed")
+        public static let authorizationAgentFailed = Code(.authorizationAgentFailed)
 
         // OAuth 2.0 error responses (RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6)
         /// OAuth `access_denied`.
-        public static let accessDenied = Code(rawValue: "accessDenied")
+        public static let accessDenied = Code(.accessDenied)
         /// OAuth `invalid_request`.
-        public static let invalidRequest = Code(rawValue: "invalidRequest")
+        public static let invalidRequest = Code(.invalidRequest)
         /// OAuth `unauthorized_client`.
-        public static let unauthorizedClient = Code(rawValue: "unauthorizedClient")
+        public static let unauthorizedClient = Code(.unauthorizedClient)
         /// OAuth `unsupported_response_type`.
-        public static let unsupportedResponseType = Code(rawValue: "unsupportedResponseType")
+        public static let unsupportedResponseType = Code(.unsupportedResponseType)
         /// OAuth `invalid_scope`.
-        public static let invalidScope = Code(rawValue: "invalidScope")
+        public static let invalidScope = Code(.invalidScope)
         /// OAuth `server_error`, or an HTTP 5xx.
-        public static let serverError = Code(rawValue: "serverError")
+        public static let serverError = Code(.serverError)
         /// OAuth `temporarily_unavailable`.
-        public static let temporarilyUnavailable = Code(rawValue: "temporarilyUnavailable")
+        public static let temporarilyUnavailable = Code(.temporarilyUnavailable)
         /// OAuth `invalid_grant`.
-        public static let invalidGrant = Code(rawValue: "invalidGrant")
+        public static let invalidGrant = Code(.invalidGrant)
         /// OAuth `invalid_client`.
-        public static let invalidClient = Code(rawValue: "invalidClient")
+        public static let invalidClient = Code(.invalidClient)
         /// OAuth `unsupported_grant_type`.
-        public static let unsupportedGrantType = Code(rawValue: "unsupportedGrantType")
+        public static let unsupportedGrantType = Code(.unsupportedGrantType)
         /// OIDC `interaction_required`.
-        public static let interactionRequired = Code(rawValue: "interactionRequired")
+        public static let interactionRequired = Code(.interactionRequired)
         /// OIDC `login_required`.
-        public static let loginRequired = Code(rawValue: "loginRequired")
+        public static let loginRequired = Code(.loginRequired)
         /// OIDC `consent_required`.
-        public static let consentRequired = Code(rawValue: "consentRequired")
+        public static let consentRequired = Code(.consentRequired)
         /// Another OAuth `error` string; see ``SessionError/oauthError``.
-        public static let oauthError = Code(rawValue: "oauthError")
+        public static let oauthError = Code(.oauthError)
         /// An RP-initiated logout ended the session here, but the provider's sign-out page did not
         /// come back as asked (cancelled, failed, or with another `state`): the provider's own
         /// session may still be open.
-        public static let providerSignOutIncomplete = Code(rawValue: "providerSignOutIncomplete")
+        public static let providerSignOutIncomplete = Code(.providerSignOutIncomplete)
         /// RFC 8628 `expired_token`: the device code expired before the user approved it (also
         /// when the client stops polling at its expiry).
-        public static let expiredToken = Code(rawValue: "expiredToken")
+        public static let expiredToken = Code(.expiredToken)
 
         // Bearer token errors (RFC 6750 §3.1)
         /// RFC 6750 `invalid_token`.
-        public static let invalidToken = Code(rawValue: "invalidToken")
+        public static let invalidToken = Code(.invalidToken)
         /// RFC 6750 `insufficient_scope`.
-        public static let insufficientScope = Code(rawValue: "insufficientScope")
+        public static let insufficientScope = Code(.insufficientScope)
 
         // ID token (OIDC Core §3.1.3.7)
         /// The ID token is not a readable JWS or lacks a required claim.
-        public static let idTokenMalformed = Code(rawValue: "idTokenMalformed")
+        public static let idTokenMalformed = Code(.idTokenMalformed)
         /// A sign-in with `openid` returned no ID token.
-        public static let idTokenMissing = Code(rawValue: "idTokenMissing")
+        public static let idTokenMissing = Code(.idTokenMissing)
         /// The ID token's `alg` is not RS256 or ES256.
-        public static let idTokenUnsupportedAlgorithm = Code(rawValue: "idTokenUnsupportedAlgorithm")
+        public static let idTokenUnsupportedAlgorithm = Code(.idTokenUnsupportedAlgorithm)
         /// No provider key matches the ID token's `kid`.
-        public static let idTokenUnknownKey = Code(rawValue: "idTokenUnknownKey")
+        public static let idTokenUnknownKey = Code(.idTokenUnknownKey)
         /// The ID token's signature does not verify.
-        public static let idTokenSignatureInvalid = Code(rawValue: "idTokenSignatureInvalid")
+        public static let idTokenSignatureInvalid = Code(.idTokenSignatureInvalid)
         /// The ID token's `iss` is not the issuer.
-        public static let idTokenIssuerMismatch = Code(rawValue: "idTokenIssuerMismatch")
+        public static let idTokenIssuerMismatch = Code(.idTokenIssuerMismatch)
         /// The ID token's `aud` lacks the client ID.
-        public static let idTokenAudienceMismatch = Code(rawValue: "idTokenAudienceMismatch")
+        public static let idTokenAudienceMismatch = Code(.idTokenAudienceMismatch)
         /// The ID token's `azp` is wrong or missing with several audiences.
-        public static let idTokenAuthorizedPartyMismatch = Code(rawValue: "idTokenAuthorizedPartyMismatch")
+        public static let idTokenAuthorizedPartyMismatch = Code(.idTokenAuthorizedPartyMismatch)
         /// The ID token has expired.
-        public static let idTokenExpired = Code(rawValue: "idTokenExpired")
+        public static let idTokenExpired = Code(.idTokenExpired)
         /// The ID token's `iat` is in the future.
-        public static let idTokenIssuedInFuture = Code(rawValue: "idTokenIssuedInFuture")
+        public static let idTokenIssuedInFuture = Code(.idTokenIssuedInFuture)
         /// The ID token's `nbf` is in the future.
-        public static let idTokenNotYetValid = Code(rawValue: "idTokenNotYetValid")
+        public static let idTokenNotYetValid = Code(.idTokenNotYetValid)
         /// The ID token's `nonce` is not the request's.
-        public static let idTokenNonceMismatch = Code(rawValue: "idTokenNonceMismatch")
+        public static let idTokenNonceMismatch = Code(.idTokenNonceMismatch)
         /// A refreshed ID token names another subject.
-        public static let idTokenSubjectMismatch = Code(rawValue: "idTokenSubjectMismatch")
+        public static let idTokenSubjectMismatch = Code(.idTokenSubjectMismatch)
 
         // Session state
         /// There is no session.
-        public static let notAuthenticated = Code(rawValue: "notAuthenticated")
+        public static let notAuthenticated = Code(.notAuthenticated)
         /// The session can no longer be used; it was cleared. Sign in again.
-        public static let reauthenticationRequired = Code(rawValue: "reauthenticationRequired")
+        public static let reauthenticationRequired = Code(.reauthenticationRequired)
         /// The session ended while the operation ran.
-        public static let sessionEnded = Code(rawValue: "sessionEnded")
+        public static let sessionEnded = Code(.sessionEnded)
         /// UserInfo's `sub` is not the ID token's.
-        public static let userInfoSubjectMismatch = Code(rawValue: "userInfoSubjectMismatch")
+        public static let userInfoSubjectMismatch = Code(.userInfoSubjectMismatch)
 
         // Storage and platform
         /// The token store could not read, write or delete.
-        public static let storageFailed = Code(rawValue: "storageFailed")
+        public static let storageFailed = Code(.storageFailed)
         /// The stored session is unreadable or belongs to another client.
-        public static let storageCorrupt = Code(rawValue: "storageCorrupt")
+        public static let storageCorrupt = Code(.storageCorrupt)
         /// The platform crypto library failed or a key is unusable.
-        public static let cryptoFailure = Code(rawValue: "cryptoFailure")
+        public static let cryptoFailure = Code(.cryptoFailure)
+
+        /// The core's codes, in the order of the "Error codes" article: the one list of them.
+        /// Each static member above is made from its case, so none can be left out of
+        /// ``allCases``.
+        enum Core: String, CaseIterable {
+            case invalidConfiguration, notInitialized, alreadyInitialized, invalidDiscoveryDocument, issuerMismatch
+            case unsupportedProviderFeature, cannotConnect, networkError, timeout, responseTooLarge
+            case unexpectedResponse, invalidResponse, redirectURIMismatch, duplicateParameter, stateMismatch
+            case authorizationIssuerMismatch, authorizationIssuerMissing, missingAuthorizationCode, cancelled, authorizationAgentFailed
+            case accessDenied, invalidRequest, unauthorizedClient, unsupportedResponseType, invalidScope
+            case serverError, temporarilyUnavailable, invalidGrant, invalidClient, unsupportedGrantType
+            case interactionRequired, loginRequired, consentRequired, oauthError, expiredToken
+            case providerSignOutIncomplete, invalidToken, insufficientScope, idTokenMalformed, idTokenMissing
+            case idTokenUnsupportedAlgorithm, idTokenUnknownKey, idTokenSignatureInvalid, idTokenIssuerMismatch, idTokenAudienceMismatch
+            case idTokenAuthorizedPartyMismatch, idTokenExpired, idTokenIssuedInFuture, idTokenNotYetValid, idTokenNonceMismatch
+            case idTokenSubjectMismatch, notAuthenticated, reauthenticationRequired, sessionEnded, userInfoSubjectMismatch
+            case storageFailed, storageCorrupt, cryptoFailure
+        }
+
+        private init(_ code: Core) { self.init(rawValue: code.rawValue) }
 
         /// The core's codes, in the order of the "Error codes" article.
-        public static let allCases: [Code] = [
-            .invalidConfiguration,
-            .notInitialized,
-            .alreadyInitialized,
-            .invalidDiscoveryDocument,
-            .issuerMismatch,
-            .unsupportedProviderFeature,
-            .cannotConnect,
-            .networkError,
-            .timeout,
-            .responseTooLarge,
-            .unexpectedResponse,
-            .invalidResponse,
-            .redirectURIMismatch,
-            .duplicateParameter,
-            .stateMismatch,
-            .authorizationIssuerMismatch,
-            .authorizationIssuerMissing,
-            .missingAuthorizationCode,
-            .cancelled,
-            .authorizationAgentFailed,
-            .accessDenied,
-            .invalidRequest,
-            .unauthorizedClient,
-            .unsupportedResponseType,
-            .invalidScope,
-            .serverError,
-            .temporarilyUnavailable,
-            .invalidGrant,
-            .invalidClient,
-            .unsupportedGrantType,
-            .interactionRequired,
-            .loginRequired,
-            .consentRequired,
-            .oauthError,
-            .expiredToken,
-            .providerSignOutIncomplete,
-            .invalidToken,
-            .insufficientScope,
-            .idTokenMalformed,
-            .idTokenMissing,
-            .idTokenUnsupportedAlgorithm,
-            .idTokenUnknownKey,
-            .idTokenSignatureInvalid,
-            .idTokenIssuerMismatch,
-            .idTokenAudienceMismatch,
-            .idTokenAuthorizedPartyMismatch,
-            .idTokenExpired,
-            .idTokenIssuedInFuture,
-            .idTokenNotYetValid,
-            .idTokenNonceMismatch,
-            .idTokenSubjectMismatch,
-            .notAuthenticated,
-            .reauthenticationRequired,
-            .sessionEnded,
-            .userInfoSubjectMismatch,
-            .storageFailed,
-            .storageCorrupt,
-            .cryptoFailure,
-        ]
+        public static let allCases: [Code] = Core.allCases.map(Code.init)
     }
 
     /// What went wrong.

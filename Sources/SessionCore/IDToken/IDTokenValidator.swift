@@ -35,11 +35,7 @@ struct IDTokenValidator: Sendable {
     /// registered for unsigned ID tokens: `none` exactly, no `crit`, an empty signature, and an
     /// https or loopback endpoint.
     func checkUnsigned(_ jws: CompactJWS, from source: URL) throws {
-        guard jws.header["crit"] == nil else {
-            throw error(.idTokenMalformed, "the header marks extensions critical ('crit'), and none is supported")
-        }
-        guard let value = jws.header["alg"] else { throw error(.idTokenUnsupportedAlgorithm, "the header has no 'alg'") }
-        guard let name = value.stringValue else { throw error(.idTokenMalformed, "the header's 'alg' is not a string") }
+        let name = try algorithmName(of: jws)
         guard Exact.equal(name, "none") else {
             throw error(.idTokenUnsupportedAlgorithm, "algorithm \(StrictJSON.printable(name)) is not the registered 'none'")
         }
@@ -93,15 +89,22 @@ struct IDTokenValidator: Sendable {
     /// `none`, HMAC and everything else is refused; so is any `crit` (RFC 7515 §4.1.11), since
     /// no extension is implemented.
     func algorithm(of jws: CompactJWS) throws -> JWSAlgorithm {
+        let name = try algorithmName(of: jws)
+        guard let algorithm = JWSAlgorithm.allCases.first(where: { Exact.equal($0.rawValue, name) }) else {
+            throw error(.idTokenUnsupportedAlgorithm, "algorithm \(StrictJSON.printable(name)) is not accepted (RS256 or ES256)")
+        }
+        return algorithm
+    }
+
+    /// The header's `alg`, once no extension is marked critical (RFC 7515 §4.1.11: none is
+    /// implemented, so any `crit` is refused).
+    private func algorithmName(of jws: CompactJWS) throws -> String {
         guard jws.header["crit"] == nil else {
             throw error(.idTokenMalformed, "the header marks extensions critical ('crit'), and none is supported")
         }
         guard let value = jws.header["alg"] else { throw error(.idTokenUnsupportedAlgorithm, "the header has no 'alg'") }
         guard let name = value.stringValue else { throw error(.idTokenMalformed, "the header's 'alg' is not a string") }
-        guard let algorithm = JWSAlgorithm.allCases.first(where: { Exact.equal($0.rawValue, name) }) else {
-            throw error(.idTokenUnsupportedAlgorithm, "algorithm \(StrictJSON.printable(name)) is not accepted (RS256 or ES256)")
-        }
-        return algorithm
+        return name
     }
 
     /// Checks the claims. `expectedNonce` is the authorization request's nonce (nil after a

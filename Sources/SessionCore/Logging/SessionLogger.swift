@@ -80,14 +80,16 @@ enum Redaction {
 /// Where the core writes its lines: a message is built only when the logger will record it (not
 /// for ``SilentLogger``, nor below the logger's ``SessionLogger/minimumLevel``), so lines nobody
 /// reads cost no string work per request.
-struct LogSink: Sendable {
+package struct LogSink: Sendable {
     private let logger: SessionLogger?
 
-    init(_ logger: SessionLogger) {
+    /// Writes to `logger`.
+    package init(_ logger: SessionLogger) {
         self.logger = logger is SilentLogger ? nil : logger
     }
 
-    func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    /// Writes `message` at `level`, building it only when the logger will record it.
+    package func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard let logger, level >= logger.minimumLevel else { return }
         logger.log(level, message())
     }

@@ -28,7 +28,7 @@ public final class AppURLSessionTransport: HTTPTransport {
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let limit = maximumResponseSize
-        let handle = TaskHandle()
+        let link = CancellationLink<URLSessionTask>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -42,12 +42,14 @@ public final class AppURLSessionTransport: HTTPTransport {
                     }
                     continuation.resume(returning: HTTPResponse(response, body: body))
                 }
-                if !handle.start(task) {
+                if link.register(task) {
+                    task.resume()
+                } else {
                     continuation.resume(throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
                 }
             }
         } onCancel: {
-            handle.cancel()
+            link.cancel()?.cancel()
         }
     }
 }

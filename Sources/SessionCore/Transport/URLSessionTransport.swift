@@ -57,18 +57,20 @@ public final class URLSessionTransport: HTTPTransport {
         if ownSession != nil { urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
         defer { ownSession?.finishTasksAndInvalidate() }
         let task = (ownSession ?? session).dataTask(with: urlRequest)
-        let handle = TaskHandle()
+        let link = CancellationLink<URLSessionTask>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Registered before the task can end: a cancelled task reports its end at once,
                 // and an end reported before registration would leave the continuation waiting.
                 tasks.register(task, redirects: request.redirects, body: request.body, continuation: continuation)
-                if !handle.start(task) {
+                if link.register(task) {
+                    task.resume()
+                } else {
                     tasks.finish(task, throwing: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
                 }
             }
         } onCancel: {
-            handle.cancel()
+            link.cancel()?.cancel()
         }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     private let curl: clibcurl_api
-    let cancellation: CurlCancellation
+    let cancellation: CancellationLink<CurlTransfer>
     private var headerList: OpaquePointer?
     private var continuation: CheckedContinuation<HTTPResponse, Error>?
     private let maximumResponseSize: Int
@@ -20,7 +20,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Prepares `request`; throws ``HTTPTransportError/Kind/cannotConnect`` for a request libcurl
     /// would not send as asked (a header with a line break, an option it refuses).
-    init(_ request: HTTPRequest, timeout: TimeInterval, maximumResponseSize: Int, cancellation: CurlCancellation,
+    init(_ request: HTTPRequest, timeout: TimeInterval, maximumResponseSize: Int, cancellation: CancellationLink<CurlTransfer>,
          continuation: CheckedContinuation<HTTPResponse, Error>) throws {
         curl = try LibCurl.functions()
         guard let easy = curl.curl_easy_init() else {

@@ -60,7 +60,7 @@ public final class CurlTransport: HTTPTransport {
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation(orThrow: HTTPTransportError(.cancelled, detail: "the request was cancelled"))
         let driver = try CurlDriver.shared()
-        let cancellation = CurlCancellation()
+        let cancellation = CancellationLink<CurlTransfer>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 do {
