@@ -117,7 +117,13 @@ let package = Package(
             path: "Samples/YeboIDSample"
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionLoopback", "SessionWebAuthentication", "SessionTesting", "LoopbackHTTP"]),
+        // What the client tests share: a LocalProvider and a client on it, a recording store.
+        .target(name: "ClientTestSupport", dependencies: ["SessionCore", "SessionFacade", "SessionPermissions", "SessionTesting"],
+                path: "Tests/ClientTestSupport"),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
+        .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
+        .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
+        .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting"]),
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),

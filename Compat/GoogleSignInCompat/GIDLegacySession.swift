@@ -57,7 +57,7 @@ public struct GIDLegacySession: LegacySessionSource {
         guard status == .success, let data else {
             throw SessionError(.storageFailed, process: .configuration, message: "the keychain answered \(status.rawValue)")
         }
-        var session = try AppAuthArchive.session(fromFetcherAuthorization: data)
+        var session = try LegacySession(fetcherAuthorizationArchive: data)
         if session.issuer == nil, let endpoint = session.tokenEndpoint?.absoluteString, Exact.contains(Self.googleTokenEndpoints, endpoint) {
             session.issuer = URL(constant: "https://accounts.google.com")
         }

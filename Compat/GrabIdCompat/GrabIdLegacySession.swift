@@ -62,7 +62,7 @@ public struct GrabIdLegacySession: LegacySessionSource {
         guard status == .success, let data else {
             throw SessionError(.storageFailed, process: .configuration, message: "the keychain answered \(status.rawValue)")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw AppAuthArchive.unreadable("a token is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw SessionError.unreadableLegacySession("a token is not UTF-8 text") }
         return text.isEmpty ? nil : text
     }
 

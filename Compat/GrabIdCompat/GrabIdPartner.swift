@@ -110,7 +110,7 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     /// as ``createLoginSession(clientId:redirectUrl:scope:request:acrValues:serviceDiscoveryUrl:hint:idTokenHint:prompt:)``
     /// checks them; `invalidConfiguration` when there are none. Domain `loadConfiguration`.
     public func loadLoginSession(completion: @escaping (LoginSession?, GrabIdPartnerError?) -> Void) {
-        let (session, error) = GrabIdConfiguration.load(explicit: configuration, bundle: bundle).map(GrabIdConfiguration.session(from:))
+        let (session, error) = Self.settings(explicit: configuration, bundle: bundle).map(LoginSession.validated(from:))
             ?? (nil, GrabIdPartnerError(.invalidConfiguration, .loadConfiguration))
         let result = CallbackQueueBound((completion, session, error))
         callbackQueue.async { result.value.0(result.value.1, result.value.2) }
@@ -122,8 +122,8 @@ open class GrabIdPartner: NSObject, GrabIdPartnerProtocol {
     public func createLoginSession(clientId: String?, redirectUrl: String?, scope: String?, request: String? = nil,
                                    acrValues: [String: String]? = nil, serviceDiscoveryUrl: String?, hint: String = "",
                                    idTokenHint: String = "", prompt: String = "") -> (LoginSession?, GrabIdPartnerError?) {
-        GrabIdConfiguration.session(clientId: clientId, redirectUrl: redirectUrl, scope: scope, request: request, acrValues: acrValues,
-                                    serviceDiscoveryUrl: serviceDiscoveryUrl, hint: hint, idTokenHint: idTokenHint, prompt: prompt)
+        LoginSession.validated(clientId: clientId, redirectUrl: redirectUrl, scope: scope, request: request, acrValues: acrValues,
+                               serviceDiscoveryUrl: serviceDiscoveryUrl, hint: hint, idTokenHint: idTokenHint, prompt: prompt)
     }
 
     /// The session's SessionService if one was made for it; nil otherwise (then the session has

@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 import SessionFacade
 
 /// Where netID's SDK kept its session: an AppAuth `OIDAuthState`, archived with `NSKeyedArchiver`,
@@ -26,8 +27,8 @@ public struct NetIdLegacySession: LegacySessionSource {
     /// - Throws: `storageCorrupt` when the value is not an `OIDAuthState` archive with a refresh token.
     public func legacySession() throws -> LegacySession? {
         guard let value = UserDefaults(suiteName: suite)?.object(forKey: Self.key) else { return nil }
-        guard let data = value as? Data else { throw AppAuthArchive.unreadable("the stored value is not data") }
-        return try AppAuthArchive.session(from: data)
+        guard let data = value as? Data else { throw SessionError.unreadableLegacySession("the stored value is not data") }
+        return try LegacySession(appAuthArchive: data)
     }
 
     /// Removes the archive, as netID's SDK did at sign-out.

@@ -16,7 +16,7 @@ public final class SigningKey: Sendable {
     public init(algorithm: JWSAlgorithm, keyID: String = UUID().uuidString) throws {
         self.algorithm = algorithm
         self.keyID = keyID
-        key = try PrivateSigningKeys.generate(algorithm)
+        key = try PlatformPrivateKey(generating: algorithm)
         switch try key.publicKey() {
         case .rsa(let modulus, let exponent):
             publicJWK = JSONWebKey(kty: "RSA", kid: keyID, alg: algorithm.rawValue, use: "sig",

@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 @testable import SessionCore
 import SessionTesting

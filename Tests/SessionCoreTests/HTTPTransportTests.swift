@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

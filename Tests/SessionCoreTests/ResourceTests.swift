@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 import SessionCore
 import SessionFacade
@@ -5,7 +6,8 @@ import SessionPermissions
 import SessionTesting
 import XCTest
 
-/// UserInfo (OIDC Core §5.3) and the netID-model permission center.
+/// UserInfo (OIDC Core §5.3) and the hook resource APIs build on (the permission center is
+/// SessionPermissionsTests').
 final class ResourceTests: XCTestCase {
     private func signedIn(flow: AuthFlow = .loginPermission) async throws -> (SessionClient, FakeProvider, SessionTokens) {
         let provider = try FakeProvider()
@@ -105,69 +107,6 @@ final class ResourceTests: XCTestCase {
         _ = try await client.userInfo()
         let sent = provider.requests(to: "/userinfo").last?.headers["Authorization"]
         XCTAssertNotEqual(sent, "Bearer \(tokens.accessToken)")
-    }
-
-    func testPermissionReadSendsIdentifiersAndTheVendorMediaType() async throws {
-        let (client, provider, tokens) = try await signedIn()
-        let response = try await FakeProvider.permissions(client).fetchPermissions(identifiers: [.synchronizationIdentifier, .tagProtocolIdentifier])
-        XCTAssertEqual(response.statusCode, .permissionsFound)
-        XCTAssertEqual(response.subjectIdentifiers?.syncId, "sync-1")
-        XCTAssertEqual(response.privacySettings?.idConsent?.status, .valid)
-        let request = try XCTUnwrap(provider.requests(to: "/permissions/read").first)
-        XCTAssertEqual(request.method, "GET")
-        XCTAssertEqual(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems,
-                       [URLQueryItem(name: "q.identifier.in", value: "TPID,SYNC_ID")])
-        XCTAssertEqual(request.headers["Accept"], "application/vnd.netid.permission-center.netid-user-status-v2+json")
-        XCTAssertEqual(request.headers["Authorization"], "Bearer \(try tokens.permissionToken)")
-    }
-
-    func testThePermissionTokenIsTheIDTokensClaimOrTheAccessTokenWithoutIDToken() async throws {
-        let (_, _, both) = try await signedIn(flow: .loginPermission)
-        let claim = try IDToken(try XCTUnwrap(both.idToken)).claims["permission_management"]?.objectValue?["access_token"]?.stringValue
-        XCTAssertEqual(try both.permissionToken, try XCTUnwrap(claim))
-        XCTAssertNotEqual(try both.permissionToken, both.accessToken)
-
-        let (_, _, permissionOnly) = try await signedIn(flow: .permission)
-        XCTAssertNil(permissionOnly.idToken)
-        XCTAssertEqual(try permissionOnly.permissionToken, permissionOnly.accessToken)
-
-        let (client, provider, loginOnly) = try await signedIn(flow: .login)
-        XCTAssertThrowsError(try loginOnly.permissionToken) { error in
-            XCTAssertEqual((error as? SessionError)?.code, .insufficientScope)
-            XCTAssertEqual((error as? SessionError)?.permissionStatus, .tokenError)
-        }
-        let refused = await assertSessionError(.insufficientScope, process: .permissionWrite) {
-            try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .valid))
-        }
-        XCTAssertEqual(refused?.permissionStatus, .tokenError)
-        XCTAssertTrue(provider.requests(to: "/permissions/write").isEmpty, "nothing is sent without a permission token")
-    }
-
-    func testPermissionWritePostsTheUpdate() async throws {
-        let (client, provider, _) = try await signedIn()
-        let identifiers = try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .invalid, iabTcString: "CP-tc"))
-        XCTAssertEqual(identifiers.tpId, "tp-1")
-        let request = try XCTUnwrap(provider.requests(to: "/permissions/write").first)
-        XCTAssertEqual(request.method, "POST")
-        XCTAssertEqual(request.headers["Content-Type"], "application/vnd.netid.permission-center.netid-permissions-v2+json")
-        XCTAssertEqual(request.headers["Accept"], "application/vnd.netid.permission-center.netid-subject-status-v2+json")
-        XCTAssertEqual(String(decoding: request.body ?? Data(), as: UTF8.self), #"{"iab_tc_string":"CP-tc","idconsent":"INVALID"}"#)
-    }
-
-    func testPermissionErrorsCarryTheCentersStatus() async throws {
-        let (client, provider, _) = try await signedIn()
-        provider.edit { $0.handlers["/permissions/write"] = { _ in FakeProvider.json(["status_code": "TPID_EXISTENCE_ERROR"], status: 404) } }
-        let write = await assertSessionError(.permissionRequestFailed, process: .permissionWrite) {
-            try await FakeProvider.permissions(client).updatePermissions(PermissionUpdate(idConsent: .valid))
-        }
-        XCTAssertEqual(write?.permissionStatus, .tpidExistenceError)
-        XCTAssertEqual(write?.httpStatus, 404)
-        provider.edit { $0.handlers["/permissions/read"] = { _ in FakeProvider.json(["status_code": "SOMETHING_NEW"], status: 400) } }
-        let read = await assertSessionError(.permissionRequestFailed, process: .permissionRead) { try await FakeProvider.permissions(client).fetchPermissions() }
-        XCTAssertEqual(read?.permissionStatus, .unknown)
-        provider.edit { $0.handlers["/permissions/read"] = { _ in HTTPResponse(status: 200, body: Data("nope".utf8)) } }
-        let parse = await assertSessionError(.invalidResponse, process: .permissionRead) { try await FakeProvider.permissions(client).fetchPermissions() }
-        XCTAssertEqual(parse?.permissionStatus, .jsonParseError)
     }
 
     /// The hook resource APIs build on: fresh tokens first, the chosen bearer token, no other

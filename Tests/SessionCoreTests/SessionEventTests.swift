@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 import SessionCore
 import SessionTesting

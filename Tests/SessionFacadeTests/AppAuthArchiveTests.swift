@@ -52,7 +52,7 @@ final class AppAuthArchiveTests: XCTestCase {
     }
 
     private func assertCorrupt(_ data: Data, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try AppAuthArchive.session(from: data), label, file: file, line: line) { error in
+        XCTAssertThrowsError(try LegacySession(appAuthArchive: data), label, file: file, line: line) { error in
             XCTAssertEqual((error as? SessionError)?.code, .storageCorrupt, "\(label): \(error)", file: file, line: line)
         }
     }
@@ -60,7 +60,7 @@ final class AppAuthArchiveTests: XCTestCase {
     func testAnArchiveAsAppAuthWritesItIsRead() throws {
         var archiver = AppAuthArchiver(issuer: URL(string: "https://op.example")!, clientID: "app", refreshToken: "refresh", idToken: "a.b.c")
         archiver.scope = "openid email"
-        let session = try AppAuthArchive.session(from: try archiver.authStateArchive())
+        let session = try LegacySession(appAuthArchive: try archiver.authStateArchive())
         XCTAssertEqual(session, LegacySession(issuer: URL(string: "https://op.example")!, clientID: "app",
                                               tokenEndpoint: archiver.tokenEndpoint, refreshToken: "refresh",
                                               accessToken: archiver.accessToken, idToken: "a.b.c", scopes: ["openid", "email"]))
@@ -80,14 +80,14 @@ final class AppAuthArchiveTests: XCTestCase {
         // objects. The reader stops at its budget instead of expanding them.
         let levels = (0..<20).map { Object.array([UInt8($0 + 1), UInt8($0 + 1)]) } + [.ascii("x")]
         assertCorrupt(propertyList(levels), "a small file that expands")
-        XCTAssertThrowsError(try AppAuthArchive.session(from: propertyList(levels))) { error in
+        XCTAssertThrowsError(try LegacySession(appAuthArchive: propertyList(levels))) { error in
             XCTAssertTrue((error as? SessionError)?.message.contains("expands to more than") == true, "\(error)")
         }
         // Fourteen arrays each holding the next twice, the last a 60 kB data object: a 60 kB file
         // whose 2^14 references to that object would each copy it, about 1 GB. The reader stops
         // at its byte budget.
         let copies = (0..<14).map { Object.array([UInt8($0 + 1), UInt8($0 + 1)]) } + [.data(60_000)]
-        XCTAssertThrowsError(try AppAuthArchive.session(from: propertyList(copies))) { error in
+        XCTAssertThrowsError(try LegacySession(appAuthArchive: propertyList(copies))) { error in
             XCTAssertEqual((error as? SessionError)?.code, .storageCorrupt)
             XCTAssertTrue((error as? SessionError)?.message.contains("bytes of data") == true, "\(error)")
         }
@@ -109,6 +109,6 @@ final class AppAuthArchiveTests: XCTestCase {
         assertCorrupt(other, "an NSDictionary")
         let fetcher = try AppAuthArchiver(issuer: nil, clientID: "app", refreshToken: "r").fetcherAuthorizationArchive(userID: "1", email: "e")
         assertCorrupt(fetcher, "GTMAppAuth's wrapper where an OIDAuthState is expected")
-        XCTAssertEqual(try AppAuthArchive.session(fromFetcherAuthorization: fetcher).refreshToken, "r")
+        XCTAssertEqual(try LegacySession(fetcherAuthorizationArchive: fetcher).refreshToken, "r")
     }
 }

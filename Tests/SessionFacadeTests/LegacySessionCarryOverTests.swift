@@ -24,13 +24,13 @@ final class LegacySessionCarryOverTests: XCTestCase {
         func legacySession() throws -> LegacySession? {
             steps.append("read")
             let (session, readable) = state.withLock { ($0.session, $0.readable) }
-            guard readable else { throw AppAuthArchive.unreadable("the test says so") }
+            guard readable else { throw SessionError.unreadableLegacySession("the test says so") }
             return session
         }
 
         func removeLegacySession() throws {
             steps.append("remove")
-            guard state.withLock({ $0.removable }) else { throw AppAuthArchive.unreadable("cannot remove") }
+            guard state.withLock({ $0.removable }) else { throw SessionError.unreadableLegacySession("cannot remove") }
             state.withLock { $0.session = nil }
         }
     }

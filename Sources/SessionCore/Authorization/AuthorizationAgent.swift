@@ -27,14 +27,6 @@ public protocol AuthorizationAgent: Sendable {
     func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession
 }
 
-/// What a page an agent shows is for.
-public enum AgentPurpose: Sendable, Equatable {
-    /// An authorization request: the user signs in and consents.
-    case signIn
-    /// The provider's sign-out page of an RP-initiated logout.
-    case signOut
-}
-
 extension AuthorizationAgent {
     /// A session that presents through ``authorize(url:redirectURI:)`` at `configuredRedirectURI`.
     public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {

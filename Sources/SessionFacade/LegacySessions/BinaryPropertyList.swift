@@ -209,6 +209,6 @@ struct BinaryPropertyList {
     }
 
     private static func corrupt(_ why: String) -> SessionError {
-        AppAuthArchive.unreadable(why)
+        SessionError.unreadableLegacySession(why)
     }
 }

@@ -21,7 +21,7 @@ struct KeyedArchive {
               case .string(let archiver)? = archive["$archiver"], Exact.equal(archiver, "NSKeyedArchiver"),
               case .array(let objects)? = archive["$objects"],
               case .dictionary(let top)? = archive["$top"] else {
-            throw AppAuthArchive.unreadable("it is not a keyed archive")
+            throw SessionError.unreadableLegacySession("it is not a keyed archive")
         }
         self.objects = objects
         self.top = top

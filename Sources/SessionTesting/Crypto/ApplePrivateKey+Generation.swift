@@ -6,7 +6,7 @@ import Security
 
 extension ApplePrivateKey: PKCS8Exportable {
     /// A fresh key: RSA 2048 in Security for RS256, P-256 in CryptoKit for ES256.
-    convenience init(generating algorithm: JWSAlgorithm) throws {
+    package convenience init(generating algorithm: JWSAlgorithm) throws {
         switch algorithm {
         case .rs256:
             let attributes: [CFString: Any] = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048]

@@ -5,7 +5,7 @@ import SessionCore
 
 extension LibCryptoPrivateKey: PKCS8Exportable {
     /// A fresh key: RSA 2048 for RS256, P-256 for ES256.
-    convenience init(generating algorithm: JWSAlgorithm) throws {
+    package convenience init(generating algorithm: JWSAlgorithm) throws {
         self.init(algorithm: algorithm, taking: try Self.generate(algorithm))
     }
 

@@ -48,7 +48,7 @@ extension LocalProviderEngine {
 
     func readPermissions(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let (grant, identifiers): (Grant, [IdentifierOption])
-        switch permissionRequest(request, method: "GET") {
+        switch permissionRequest(request, method: "GET", answering: PermissionCenterEndpoints.MediaType.userStatus) {
         case .refused(let response): return response
         case .passed(let found): (grant, identifiers) = found
         }
@@ -69,9 +69,13 @@ extension LocalProviderEngine {
 
     func writePermissions(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let (grant, identifiers): (Grant, [IdentifierOption])
-        switch permissionRequest(request, method: "POST") {
+        switch permissionRequest(request, method: "POST", answering: PermissionCenterEndpoints.MediaType.subjectStatus) {
         case .refused(let response): return response
         case .passed(let found): (grant, identifiers) = found
+        }
+        // The center reads only its versioned media type, as it answers only in its own.
+        guard Self.mediaType(request.header("Content-Type")) == PermissionCenterEndpoints.MediaType.permissions else {
+            return Self.permissionStatus("UNSUPPORTED_MEDIA_TYPE", status: 415)
         }
         guard !request.body.isEmpty else { return Self.permissionStatus("NO_REQUEST_BODY", status: 400) }
         guard let update = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
@@ -108,8 +112,13 @@ extension LocalProviderEngine {
 
     /// The grant and the identifiers asked for, after the checks the permission center makes,
     /// with errors in its own format.
-    private func permissionRequest(_ request: HTTPServerRequest, method: String) -> Checked<(Grant, [IdentifierOption])> {
+    /// `answering` is the versioned media type of the answer, which `Accept` must name (or `*/*`).
+    private func permissionRequest(_ request: HTTPServerRequest, method: String, answering mediaType: String) -> Checked<(Grant, [IdentifierOption])> {
         guard request.method == method else { return .refused(Self.permissionStatus("PERMISSION_PARAMETERS_ERROR", status: 405)) }
+        let accepted = (request.header("Accept") ?? "*/*").split(separator: ",").map { Self.mediaType(String($0)) }
+        guard accepted.contains(mediaType) || accepted.contains("*/*") else {
+            return .refused(Self.permissionStatus("NOT_ACCEPTABLE", status: 406))
+        }
         guard let token = Self.bearerToken(request) else { return .refused(Self.permissionStatus("NO_TOKEN", status: 401)) }
         let now = options.clock.now()
         guard let grant = withState({ $0.permissionGrant(for: token, at: now) }) else {
@@ -125,6 +134,11 @@ extension LocalProviderEngine {
         HTTPServerResponse(status: status, headers: [
             ("WWW-Authenticate", #"Bearer realm="local-provider", error="\#(error)", error_description="\#(description)""#),
         ])
+    }
+
+    /// A media type without its parameters, lower-cased.
+    private static func mediaType(_ field: String?) -> String? {
+        field.map { $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "" }?.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     private static func permissionStatus(_ code: String, status: Int) -> HTTPServerResponse {

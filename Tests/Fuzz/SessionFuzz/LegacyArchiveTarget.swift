@@ -8,7 +8,7 @@ import SessionTesting
 enum LegacyArchiveTarget {
     static func run(_ data: Data) {
         expectOnly(SessionError.self) {
-            _ = try AppAuthArchive.session(from: data)
+            _ = try LegacySession(appAuthArchive: data)
         }
     }
 

@@ -8,41 +8,37 @@ import SessionCore
 /// OIDAuthState.m, OIDTokenResponse.m, OIDAuthorizationResponse.m, OIDTokenRequest.m,
 /// OIDAuthorizationRequest.m, OIDServiceConfiguration.m, OIDServiceDiscovery.m; GTMAppAuth 1.3:
 /// GTMAppAuthFetcherAuthorization.m). Everything else in the archive is ignored.
-public enum AppAuthArchive {
+extension LegacySession {
     /// The session in `data`, an archive whose root object is an `OIDAuthState`.
     /// - Throws: ``SessionError/Code/storageCorrupt`` when `data` is no such archive, or holds no
     ///   refresh token.
-    public static func session(from data: Data) throws -> LegacySession {
+    public init(appAuthArchive data: Data) throws {
         let archive = try KeyedArchive(data)
         guard let state = archive.topObject("root", of: "OIDAuthState") else {
-            throw unreadable("its root object is not an OIDAuthState")
+            throw SessionError.unreadableLegacySession("its root object is not an OIDAuthState")
         }
-        return try session(of: state, in: archive)
+        self = try Self.session(of: state, in: archive)
     }
 
     /// The session in `data`, an archive whose root object is GTMAppAuth's
     /// `GTMAppAuthFetcherAuthorization` (its `authState` holds the `OIDAuthState`), as Google
     /// Sign-In kept it in its keychain item.
-    /// - Throws: ``SessionError/Code/storageCorrupt`` as ``session(from:)``.
-    public static func session(fromFetcherAuthorization data: Data) throws -> LegacySession {
+    /// - Throws: ``SessionError/Code/storageCorrupt`` as ``init(appAuthArchive:)``.
+    public init(fetcherAuthorizationArchive data: Data) throws {
         let archive = try KeyedArchive(data)
         guard let authorization = archive.topObject("root", of: "GTMAppAuthFetcherAuthorization") else {
-            throw unreadable("its root object is not a GTMAppAuthFetcherAuthorization")
+            throw SessionError.unreadableLegacySession("its root object is not a GTMAppAuthFetcherAuthorization")
         }
         guard let state = archive.object(authorization.fields["authState"], of: "OIDAuthState") else {
-            throw unreadable("it holds no OIDAuthState under \"authState\"")
+            throw SessionError.unreadableLegacySession("it holds no OIDAuthState under \"authState\"")
         }
-        return try session(of: state, in: archive)
-    }
-
-    /// The error for a legacy session that cannot be read, saying `why`.
-    public static func unreadable(_ why: String) -> SessionError {
-        SessionError(.storageCorrupt, process: .configuration, message: "the legacy session cannot be read: \(why)")
+        self = try Self.session(of: state, in: archive)
     }
 
     /// The session an `OIDAuthState` holds: its refresh token as AppAuth resolves it (its own, else
     /// the last token response's), the last tokens, and whose they are.
     private static func session(of state: KeyedArchive.Object, in archive: KeyedArchive) throws -> LegacySession {
+        let unreadable = SessionError.unreadableLegacySession
         func nonEmpty(_ value: PropertyListValue?) -> String? {
             archive.string(value).flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -68,4 +64,25 @@ public enum AppAuthArchive {
             scopes: scope.map { $0.split(separator: " ").map(String.init) } ?? []
         )
     }
+}
+
+extension SessionError {
+    /// The error for a legacy session that cannot be read, saying `why`: `storageCorrupt`, in the
+    /// configuration process (a legacy session is carried over by `initialize`).
+    public static func unreadableLegacySession(_ why: String) -> SessionError {
+        SessionError(.storageCorrupt, process: .configuration, message: "the legacy session cannot be read: \(why)")
+    }
+}
+
+/// The former spellings of ``LegacySession/init(appAuthArchive:)`` and its relatives.
+@available(*, deprecated, message: "use LegacySession(appAuthArchive:), LegacySession(fetcherAuthorizationArchive:) and SessionError.unreadableLegacySession(_:)")
+public enum AppAuthArchive {
+    /// ``LegacySession/init(appAuthArchive:)``.
+    public static func session(from data: Data) throws -> LegacySession { try LegacySession(appAuthArchive: data) }
+    /// ``LegacySession/init(fetcherAuthorizationArchive:)``.
+    public static func session(fromFetcherAuthorization data: Data) throws -> LegacySession {
+        try LegacySession(fetcherAuthorizationArchive: data)
+    }
+    /// ``SessionError/unreadableLegacySession(_:)``.
+    public static func unreadable(_ why: String) -> SessionError { SessionError.unreadableLegacySession(why) }
 }

@@ -6,34 +6,34 @@ import SessionTesting
 import XCTest
 
 /// A `LocalProvider` on loopback and a `SessionClient` talking to it over real HTTP.
-struct LocalHarness {
-    let provider: LocalProvider
-    let client: SessionClient
-    let store: RecordingStore
-    let clock: ManualClock
+package struct LocalHarness {
+    package let provider: LocalProvider
+    package let client: SessionClient
+    package let store: RecordingStore
+    package let clock: ManualClock
 
     /// The stored tokens, which the fault tests compare before and after.
-    var stored: SessionTokens? { store.contents }
+    package var stored: SessionTokens? { store.contents }
 
     /// Signs in for the scopes of netID's `flow` (LocalProvider plays netID).
-    func signIn(_ flow: AuthFlow = .loginPermission) async throws -> SessionTokens {
+    package func signIn(_ flow: AuthFlow = .loginPermission) async throws -> SessionTokens {
         try await client.signIn(scopes: flow.scopes(with: client.configuration), agent: HeadlessUserAgent())
     }
 
     /// The provider's permission center, for this harness's client.
-    func permissions() throws -> PermissionCenter {
+    package func permissions() throws -> PermissionCenter {
         PermissionCenter(client: client, endpoints: try provider.permissionCenter)
     }
 
     /// Another client on the same provider, e.g. a later process.
-    func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
+    package func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
         SessionClient(configuration: client.configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)
     }
 }
 
 extension XCTestCase {
     /// Starts a provider (stopped when the test ends) and a client for its demo client.
-    func makeLocalHarness(transportTimeout: TimeInterval = 5, redirectURI: URL? = nil,
+    package func makeLocalHarness(transportTimeout: TimeInterval = 5, redirectURI: URL? = nil,
                           edit: (inout LocalProvider.Options) -> Void = { _ in }) throws -> LocalHarness {
         let clock = ManualClock()
         let provider = try LocalProvider(clock: clock, configure: edit)

@@ -1,0 +1,56 @@
+import Foundation
+import LoopbackHTTP
+import SessionCore
+
+extension LocalProvider {
+    /// How the provider is set up.
+    public struct Options: Sendable {
+        /// The registered public clients (default: ``Client/demo``).
+        public var clients: [Client] = [.demo]
+        /// The users; consent approves as the first unless a decision names another.
+        public var users: [User] = [.erika]
+        /// Lifetime of access tokens (`expires_in`).
+        public var accessTokenLifetime: TimeInterval = 3600
+        /// Lifetime of ID tokens.
+        public var idTokenLifetime: TimeInterval = 3600
+        /// Lifetime of authorization codes.
+        public var codeLifetime: TimeInterval = 60
+        /// Whether a refresh returns a new refresh token and retires the old one.
+        public var rotatesRefreshTokens = true
+        /// The ID-token signing algorithm. ES256 by default: its key is made in microseconds,
+        /// while an RSA-2048 key can take the better part of a second.
+        public var signingAlgorithm: JWSAlgorithm = .es256
+        /// Sent with the JWK Set as `Cache-Control: max-age` (whole seconds), how long a client
+        /// may keep the keys; nil sends no `Cache-Control`.
+        public var jwksMaxAge: TimeInterval?
+        /// How long a device sign-in's codes are valid (RFC 8628 `expires_in`).
+        public var deviceCodeLifetime: TimeInterval = 600
+        /// The polling interval a device sign-in is given (RFC 8628 `interval`), in whole seconds.
+        public var devicePollingInterval: TimeInterval = 5
+        /// When set, the first user approves every device sign-in by itself once it has been polled
+        /// this many times, as a person at another device would after a moment (the demo's).
+        public var approvesDeviceSignInsAfterPolls: Int?
+        /// Sent with the discovery document as `Cache-Control: max-age` (nil: `no-store`, as every
+        /// other JSON answer, so no client writes it down).
+        public var discoveryMaxAge: TimeInterval?
+        /// The provider's time source, for token expiry and ID-token times.
+        public var clock: SessionClock = SystemClock()
+        /// The loopback address to bind.
+        public var host: LoopbackHTTPServer.Host = .ipv4
+        /// The port to bind; 0 for an ephemeral one (or the one in ``stateFile``, when free).
+        public var port: UInt16 = 0
+        /// Where to keep tokens, grants, permissions and the port across runs (mode 0600), so a
+        /// client's stored session still works with the next provider; nil keeps all in memory.
+        public var stateFile: URL?
+        /// How many requests ``LocalProvider/requestLog`` keeps, the newest (default 10,000), so a
+        /// provider left running stays bounded.
+        public var requestLogLimit = 10_000
+        /// Whether ID tokens carry the user's profile (`name`, `given_name`, `family_name`,
+        /// `picture`) when the grant has scope `profile`, and `email` with scope `email`, as
+        /// Google's do (OIDC Core §5.4 lets a provider put them there). Default false: only UserInfo has them.
+        public var idTokensCarryProfile = false
+
+        /// The default options.
+        public init() {}
+    }
+}
