@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SessionKeyring", targets: ["SessionKeyring"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
+        .library(name: "SessionFacadeTesting", targets: ["SessionFacadeTesting"]),
         .library(name: "NetIdCompat", targets: ["NetIdCompat"]),
         .library(name: "GrabIdCompat", targets: ["GrabIdCompat"]),
         .library(name: "GoogleSignInCompat", targets: ["GoogleSignInCompat"]),
@@ -67,12 +68,13 @@ let package = Package(
             dependencies: [
                 "SessionCore",
                 "SessionPermissions",
-                "SessionFacade",
                 "LoopbackHTTP",
                 // Signing keys for the test providers come from the platform's crypto library.
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The facade's test double: a listener that records every callback and the queue it ran on.
+        .target(name: "SessionFacadeTesting", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"]),
         .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"], path: "Compat/NetIdCompat"),
         .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
         .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
@@ -124,7 +126,7 @@ let package = Package(
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
-        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting"]),
+        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting"]),
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
         .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport", "SessionTesting", "SessionCore"]),
@@ -133,18 +135,18 @@ let package = Package(
         // Legacy apps are usually Swift 5 code: the compat tests are compiled as such.
         .testTarget(
             name: "GrabIdCompatTests",
-            dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
+            dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "GoogleSignInCompatTests",
-            dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting"],
+            dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The same modules from Swift 6 language mode.
         .testTarget(
             name: "CompatSwift6Tests",
-            dependencies: ["NetIdCompat", "GrabIdCompat", "GoogleSignInCompat", "YeboIDCompat", "SessionFacade", "SessionCore", "SessionTesting"]
+            dependencies: ["NetIdCompat", "GrabIdCompat", "GoogleSignInCompat", "YeboIDCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting"]
         ),
         .testTarget(
             name: "YeboIDCompatTests",
@@ -153,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetIdCompatTests",
-            dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting"],
+            dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ],

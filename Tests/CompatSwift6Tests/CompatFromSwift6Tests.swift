@@ -7,6 +7,7 @@ import GrabIdCompat
 import NetIdCompat
 import SessionCore
 import SessionFacade
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

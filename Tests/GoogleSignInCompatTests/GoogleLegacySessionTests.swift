@@ -2,6 +2,7 @@ import Foundation
 import GoogleSignInCompat
 import SessionCore
 import SessionFacade
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

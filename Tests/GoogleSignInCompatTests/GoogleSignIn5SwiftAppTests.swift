@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import GoogleSignInCompat
 import SessionCore
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

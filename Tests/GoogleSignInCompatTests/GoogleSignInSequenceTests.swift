@@ -1,6 +1,7 @@
 import Foundation
 import GoogleSignInCompat
 import SessionCore
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

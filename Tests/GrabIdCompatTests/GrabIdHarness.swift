@@ -2,6 +2,7 @@ import Foundation
 import GrabIdCompat
 import SessionCore
 import SessionFacade
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import GrabIdCompat
 import SessionCore
 import SessionFacade
+import SessionFacadeTesting
 import SessionTesting
 import XCTest
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NetIdCompat
 import SessionCore
+import SessionFacadeTesting
 import SessionPermissions
 import SessionFacade
 import SessionTesting

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SessionCore
 import SessionFacade
+import SessionFacadeTesting
 import SessionPermissions
 import SessionTesting
 import XCTest

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SessionCore
+import SessionFacadeTesting
 import SessionPermissions
 import SessionFacade
 import SessionTesting
