@@ -25,6 +25,19 @@ package struct LocalHarness {
         PermissionCenter(client: client, endpoints: try provider.permissionCenter)
     }
 
+    /// From now on serves the provider's discovery document without `members`, and no RFC 8414
+    /// document: a provider that lacks those features.
+    package func serveDiscovery(without members: [String]) async throws {
+        let served = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: provider.url(of: .discovery)))
+        guard var document = try JSONSerialization.jsonObject(with: served.body) as? [String: Any] else {
+            throw SessionError(.invalidDiscoveryDocument, process: .configuration, message: "the provider's document is not an object")
+        }
+        for member in members { document[member] = nil }
+        let edited = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        provider.inject(.status(200, body: edited), at: .discovery, times: nil)
+        provider.inject(.status(404), at: .oauthMetadata, times: nil)
+    }
+
     /// Another client on the same provider, e.g. a later process.
     package func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
         SessionClient(configuration: client.configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)

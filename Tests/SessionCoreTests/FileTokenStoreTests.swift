@@ -17,9 +17,16 @@ final class FileTokenStoreTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }
 
-    private func store(clientID: String = FakeProvider.clientID) throws -> FileTokenStore {
-        let config = try SessionConfiguration(issuer: FakeProvider.issuer, clientID: clientID, redirectURI: FakeProvider.redirectURI)
-        return try FileTokenStore(configuration: config, directory: directory)
+    private static let issuer = URL(string: "https://op.example")!
+    private static let clientID = "client-1"
+    private static let redirectURI = URL(string: "com.example.app:/oauth/callback")!
+
+    private func configuration(clientID: String = clientID) throws -> SessionConfiguration {
+        try SessionConfiguration(issuer: Self.issuer, clientID: clientID, redirectURI: Self.redirectURI)
+    }
+
+    private func store(clientID: String = clientID) throws -> FileTokenStore {
+        try FileTokenStore(configuration: try configuration(clientID: clientID), directory: directory)
     }
 
     private func mode(_ path: String) throws -> Int {
@@ -53,7 +60,7 @@ final class FileTokenStoreTests: XCTestCase {
     func testAFileWrittenBeforeTokenTypeAndExtraParametersStillLoads() async throws {
         let store = try store()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let older = #"{"clientID":"\#(FakeProvider.clientID)","issuer":"\#(FakeProvider.issuer.absoluteString)","tokens":{"accessToken":"a","scopes":["openid"]},"version":1}"#
+        let older = #"{"clientID":"\#(Self.clientID)","issuer":"\#(Self.issuer.absoluteString)","tokens":{"accessToken":"a","scopes":["openid"]},"version":1}"#
         try Data(older.utf8).write(to: store.fileURL)
         let loaded = try await store.load()
         XCTAssertEqual(loaded?.accessToken, "a")
@@ -115,8 +122,8 @@ final class FileTokenStoreTests: XCTestCase {
         let store = try store()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{\"version\":1,\"issuer\":".utf8).write(to: store.fileURL)
-        let provider = try FakeProvider()
-        let client = try makeClient(provider, store: store)
+        let harness = try makeLocalHarness()
+        let client = SessionClient(configuration: try configuration(), store: store, transport: CurlTransport(timeout: 5), clock: harness.clock)
         for _ in 0..<2 {
             let error = await assertSessionError(.storageCorrupt, process: .configuration) { try await client.loadStoredSession() }
             XCTAssertTrue(error?.message.contains("discardStoredSession() deletes it") == true, error?.message ?? "")
@@ -125,13 +132,13 @@ final class FileTokenStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.fileURL.path))
         let restored = try await client.loadStoredSession()
         XCTAssertNil(restored)
-        XCTAssertTrue(provider.log.isEmpty, "nothing was asked of the provider")
+        XCTAssertTrue(harness.provider.requestLog.isEmpty, "nothing was asked of the provider")
     }
 
     func testAFileOfAnotherClientIsNotUsed() async throws {
         let mine = try store()
         let theirs = FileTokenStore(fileURL: mine.fileURL, configuration: try SessionConfiguration(
-            issuer: FakeProvider.issuer, clientID: "other-client", redirectURI: FakeProvider.redirectURI))
+            issuer: Self.issuer, clientID: "other-client", redirectURI: Self.redirectURI))
         try await theirs.save(tokens)
         await assertSessionError(.storageCorrupt) { try await mine.load() }
     }
@@ -147,14 +154,16 @@ final class FileTokenStoreTests: XCTestCase {
     }
 
     func testANewClientRestoresTheSessionFromTheFile() async throws {
-        let provider = try FakeProvider()
-        let config = try FakeProvider.configuration()
-        let first = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
-        let tokens = try await first.signIn(agent: provider)
-        let second = try makeClient(provider, store: FileTokenStore(configuration: config, directory: directory))
+        let harness = try makeLocalHarness()
+        let config = harness.client.configuration
+        let first = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
+                                  transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let tokens = try await first.signIn(agent: HeadlessUserAgent())
+        let second = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
+                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
         let restored = try await second.loadStoredSession()
         XCTAssertEqual(restored, tokens)
         let info = try await second.userInfo()
-        XCTAssertEqual(info.sub, FakeProvider.subject)
+        XCTAssertEqual(info.sub, LocalProvider.User.erika.subject)
     }
 }

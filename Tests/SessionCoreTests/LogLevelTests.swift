@@ -1,3 +1,4 @@
+import ClientTestSupport
 @testable import SessionCore
 import SessionTesting
 import XCTest
@@ -5,17 +6,21 @@ import XCTest
 /// A line below the logger's level is neither delivered nor built, for every logger.
 final class LogLevelTests: XCTestCase {
     func testALoggerSeesOnlyLinesAtOrAboveItsLevel() async throws {
-        let provider = try FakeProvider()
+        let harness = try makeLocalHarness()
+        func client(logging logger: SessionLogger) throws -> SessionClient {
+            SessionClient(configuration: harness.client.configuration, store: InMemoryTokenStore(), transport: CurlTransport(timeout: 5),
+                          clock: harness.clock, logger: logger)
+        }
         let everything = CapturingLogger()
-        _ = try await makeClient(provider, logger: everything).signIn(agent: provider)
+        _ = try await client(logging: everything).signIn(agent: HeadlessUserAgent())
         XCTAssertTrue(everything.lines.contains { $0.hasPrefix("[debug]") }, "a sign-in logs debug lines")
 
         let warnings = CapturingLogger(minimumLevel: .warning)
-        let client = try makeClient(provider, logger: warnings)
-        _ = try await client.signIn(agent: provider)
+        let quiet = try client(logging: warnings)
+        _ = try await quiet.signIn(agent: HeadlessUserAgent())
         XCTAssertEqual(warnings.lines, [], "a clean sign-in has nothing at warning or above")
-        provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["error": "invalid_grant"], status: 400) } }
-        _ = try? await client.refresh()
+        harness.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
+        _ = try? await quiet.refresh()
         XCTAssertFalse(warnings.lines.isEmpty, "a refused refresh that clears the session is a warning")
         XCTAssertTrue(warnings.lines.allSatisfy { $0.hasPrefix("[warning]") || $0.hasPrefix("[error]") }, "\(warnings.lines)")
     }

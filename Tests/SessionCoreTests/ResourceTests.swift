@@ -1,48 +1,48 @@
 import ClientTestSupport
 import Foundation
+import LoopbackHTTP
 import SessionCore
-import SessionFacade
-import SessionPermissions
 import SessionTesting
 import XCTest
 
 /// UserInfo (OIDC Core §5.3) and the hook resource APIs build on (the permission center is
-/// SessionPermissionsTests').
+/// SessionPermissionsTests'), against LocalProvider; a body the provider would not send is
+/// injected as its answer.
 final class ResourceTests: XCTestCase {
-    private func signedIn(flow: AuthFlow = .loginPermission) async throws -> (SessionClient, FakeProvider, SessionTokens) {
-        let provider = try FakeProvider()
-        let client = try makeClient(provider)
-        let tokens = try await client.signIn(scopes: flow.scopes(with: client.configuration), agent: provider)
-        return (client, provider, tokens)
+    private func signedIn() async throws -> (LocalHarness, SessionTokens) {
+        let harness = try makeLocalHarness()
+        return (harness, try await harness.client.signIn(scopes: ["openid", "profile", "email"], agent: HeadlessUserAgent()))
+    }
+
+    private static func json(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
 
     func testUserInfoHasTypedFieldsAndEveryRawClaim() async throws {
-        let (client, provider, tokens) = try await signedIn()
-        let info = try await client.userInfo()
-        XCTAssertEqual(info.sub, FakeProvider.subject)
-        XCTAssertEqual(info.email, "user@example.com")
+        let (harness, tokens) = try await signedIn()
+        let info = try await harness.client.userInfo()
+        XCTAssertEqual(info.sub, LocalProvider.User.erika.subject)
+        XCTAssertEqual(info.email, LocalProvider.User.erika.email)
         XCTAssertEqual(info.emailVerified, true)
         XCTAssertEqual(info.givenName, "Erika")
-        XCTAssertEqual(info.address?.postalCode, "10115")
-        XCTAssertEqual(info.claims["custom_claim"], .object(["nested": .number(1)]))
-        XCTAssertEqual(provider.requests(to: "/userinfo").first?.headers["Authorization"], "Bearer \(tokens.accessToken)")
+        XCTAssertEqual(info.claims["birthdate"], .string("1964-08-12"))
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).last?.authorization, "Bearer \(tokens.accessToken)")
     }
 
     /// OpenID Connect's standard claims (Core §5.1) are typed; a provider's own stay in `claims`.
     func testUserInfoHasTheStandardClaimsTyped() async throws {
-        let (client, provider, _) = try await signedIn()
+        let (harness, tokens) = try await signedIn()
         let body: [String: Any] = [
-            "sub": FakeProvider.subject, "name": "Erika Mustermann", "given_name": "Erika", "family_name": "Mustermann",
+            "sub": try XCTUnwrap(tokens.subject), "name": "Erika Mustermann", "given_name": "Erika", "family_name": "Mustermann",
             "middle_name": "M", "nickname": "Eri", "preferred_username": "erika.m", "profile": "https://id.example/erika",
             "picture": "https://id.example/erika.png", "website": "not a url at all", "email": "e@example.com",
             "email_verified": false, "gender": "female", "birthdate": "1964", "zoneinfo": "Europe/Berlin", "locale": "de-DE",
             "phone_number": "+49 30 1234", "phone_number_verified": true, "updated_at": 1_700_000_000,
-            "address": ["formatted": "Hauptstr. 1\n10115 Berlin", "region": "Berlin", "country": "DE"],
-            "shipping_address": ["recipient": "Erika", "locality": "Berlin"],
+            "address": ["formatted": "Hauptstr. 1\n10115 Berlin", "region": "Berlin", "country": "DE", "postal_code": "10115"],
+            "shipping_address": ["recipient": "Erika", "locality": "Berlin"], "custom_claim": ["nested": 1],
         ]
-        let answer = FakeProvider.json(body)
-        provider.edit { $0.handlers["/userinfo"] = { _ in answer } }
-        let info = try await client.userInfo()
+        harness.provider.inject(.status(200, body: try Self.json(body)), at: .userInfo)
+        let info = try await harness.client.userInfo()
         XCTAssertEqual(info.name, "Erika Mustermann")
         XCTAssertEqual(info.middleName, "M")
         XCTAssertEqual(info.nickname, "Eri")
@@ -59,77 +59,88 @@ final class ResourceTests: XCTestCase {
         XCTAssertEqual(info.phoneNumberVerified, true)
         XCTAssertEqual(info.updatedAt, Date(timeIntervalSince1970: 1_700_000_000))
         XCTAssertEqual(info.address?.region, "Berlin")
+        XCTAssertEqual(info.address?.postalCode, "10115")
         XCTAssertEqual(info.address?.formatted, "Hauptstr. 1\n10115 Berlin")
+        XCTAssertEqual(info.claims["custom_claim"], .object(["nested": .number(1)]))
 
         struct Shipping: Decodable, Equatable { let recipient: String; let locality: String }
         XCTAssertEqual(try info.claim("shipping_address", as: Shipping.self), Shipping(recipient: "Erika", locality: "Berlin"))
         XCTAssertNil(try info.claim("absent", as: Shipping.self))
         XCTAssertThrowsError(try info.claim("name", as: Shipping.self))
 
-        for (name, wrong) in [("name", 1), ("phone_number_verified", "yes"), ("updated_at", "yesterday"), ("address", "Berlin")] as [(String, Any)] {
+        for (name, wrong) in [("name", 1), ("phone_number_verified", "yes"), ("updated_at", "yesterday"), ("address", "Berlin"),
+                              ("email_verified", "yes")] as [(String, Any)] {
             var broken = body
             broken[name] = wrong
-            let refusedAnswer = FakeProvider.json(broken)
-            provider.edit { $0.handlers["/userinfo"] = { _ in refusedAnswer } }
-            await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+            harness.provider.inject(.status(200, body: try Self.json(broken)), at: .userInfo)
+            await assertSessionError(.invalidResponse, process: .userInfo) { try await harness.client.userInfo() }
         }
     }
 
     func testUserInfoForAnotherSubjectIsRejected() async throws {
-        let (client, provider, _) = try await signedIn()
-        provider.edit { $0.userInfoSubject = "someone-else" }
-        await assertSessionError(.userInfoSubjectMismatch, process: .userInfo) { try await client.userInfo() }
+        let (harness, _) = try await signedIn()
+        harness.provider.inject(.status(200, body: #"{"sub":"someone-else"}"#), at: .userInfo)
+        await assertSessionError(.userInfoSubjectMismatch, process: .userInfo) { try await harness.client.userInfo() }
     }
 
     func testUserInfoErrors() async throws {
-        let (client, provider, _) = try await signedIn()
-        provider.edit { $0.handlers["/userinfo"] = { _ in
-            HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="op", error="invalid_token", error_description="expired""#])
-        } }
-        let error = await assertSessionError(.invalidToken, process: .userInfo) { try await client.userInfo() }
+        let (harness, tokens) = try await signedIn()
+        // Refused again after the refresh an invalid_token answer prompts: the provider's error.
+        harness.provider.inject(.status(401, headers: ["WWW-Authenticate": #"Bearer realm="op", error="invalid_token", error_description="expired""#]),
+                                at: .userInfo, times: 2)
+        let error = await assertSessionError(.invalidToken, process: .userInfo) { try await harness.client.userInfo() }
         XCTAssertEqual(error?.oauthErrorDescription, "expired")
-        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["email": "no-sub@example.com"]) } }
-        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
-        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["sub": FakeProvider.subject, "email_verified": "yes"]) } }
-        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
-        provider.edit { $0.handlers["/userinfo"] = { _ in FakeProvider.json(["sub": FakeProvider.subject, "address": "Berlin"]) } }
-        await assertSessionError(.invalidResponse, process: .userInfo) { try await client.userInfo() }
+        harness.provider.inject(.status(200, body: #"{"email":"no-sub@example.com"}"#), at: .userInfo)
+        await assertSessionError(.invalidResponse, process: .userInfo) { try await harness.client.userInfo() }
+        harness.provider.inject(.malformedBody, at: .userInfo)
+        await assertSessionError(.invalidResponse, process: .userInfo) { try await harness.client.userInfo() }
+        // An access token the provider revoked is refreshed once, and the call goes through.
+        harness.provider.revoke(accessToken: tokens.accessToken)
+        _ = try await harness.client.userInfo()
+        XCTAssertNotEqual(harness.provider.requests(to: .userInfo).last?.authorization, "Bearer \(tokens.accessToken)")
     }
 
     func testUserInfoWithoutASessionIsNotAuthenticated() async throws {
-        let client = try makeClient(try FakeProvider())
-        await assertSessionError(.notAuthenticated, process: .userInfo) { try await client.userInfo() }
+        let harness = try makeLocalHarness()
+        await assertSessionError(.notAuthenticated, process: .userInfo) { try await harness.client.userInfo() }
+        XCTAssertTrue(harness.provider.requests(to: .userInfo).isEmpty)
     }
 
     func testUserInfoRefreshesAnExpiringTokenFirst() async throws {
-        let (client, provider, tokens) = try await signedIn()
-        provider.clock.advance(by: 3590)
-        _ = try await client.userInfo()
-        let sent = provider.requests(to: "/userinfo").last?.headers["Authorization"]
+        let (harness, tokens) = try await signedIn()
+        harness.clock.advance(by: 3590)
+        _ = try await harness.client.userInfo()
+        let sent = try XCTUnwrap(harness.provider.requests(to: .userInfo).last?.authorization)
         XCTAssertNotEqual(sent, "Bearer \(tokens.accessToken)")
+        XCTAssertEqual(harness.provider.requests(to: .token).last?.parameters["grant_type"], "refresh_token")
     }
 
     /// The hook resource APIs build on: fresh tokens first, the chosen bearer token, no other
-    /// `Authorization` header, every failure in the caller's process.
+    /// `Authorization` header, every failure in the caller's process. The resource server is a
+    /// loopback server of the test's own.
     func testSendAuthorizedRefreshesFirstAndSendsOnlyTheChosenBearerToken() async throws {
-        let (client, provider, _) = try await signedIn()
-        provider.edit { $0.handlers["/items"] = { _ in HTTPResponse(status: 204) } }
-        provider.clock.advance(by: 3600)
-        let request = HTTPRequest(method: "GET", url: URL(string: "https://api.example/items")!, headers: ["authorization": "Bearer stale"])
-        let (response, tokens) = try await client.sendAuthorized(request, process: .userInfo, purpose: "items")
+        let (harness, _) = try await signedIn()
+        let received = Locked<[[String]]>([])
+        let api = try LoopbackHTTPServer { request in
+            received.withLock { $0.append(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value)) }
+            return .respond(HTTPServerResponse(status: 204))
+        }
+        defer { api.stop() }
+        harness.clock.advance(by: 3600)
+        let request = HTTPRequest(method: "GET", url: api.baseURL.appendingPathComponent("items"), headers: ["authorization": "Bearer stale"])
+        let (response, tokens) = try await harness.client.sendAuthorized(request, process: .userInfo, purpose: "items")
         XCTAssertEqual(response.status, 204)
-        XCTAssertEqual(provider.requests(to: "/token").count, 2, "the expired access token was refreshed before the call")
-        let sent = try XCTUnwrap(provider.requests(to: "/items").last)
-        XCTAssertEqual(sent.headers.filter { $0.key.lowercased() == "authorization" }, ["Authorization": "Bearer \(tokens.accessToken)"])
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 2, "the expired access token was refreshed before the call")
+        XCTAssertEqual(received.value.last, ["Bearer \(tokens.accessToken)"])
 
-        _ = try await client.sendAuthorized(request, process: .userInfo, purpose: "items") { $0.refreshToken ?? "" }
-        XCTAssertEqual(provider.requests(to: "/items").last?.headers["Authorization"], "Bearer \(tokens.refreshToken ?? "")")
+        _ = try await harness.client.sendAuthorized(request, process: .userInfo, purpose: "items") { $0.refreshToken ?? "" }
+        XCTAssertEqual(received.value.last, ["Bearer \(tokens.refreshToken ?? "")"])
 
         await assertSessionError(.invalidConfiguration, process: .permissionWrite) {
-            try await client.sendAuthorized(request, process: .permissionWrite, purpose: "items") { _ in
+            try await harness.client.sendAuthorized(request, process: .permissionWrite, purpose: "items") { _ in
                 throw SessionError(.invalidConfiguration, process: .configuration, message: "no credential")
             }
         }
-        XCTAssertEqual(provider.requests(to: "/items").count, 2, "nothing is sent without a credential")
+        XCTAssertEqual(received.value.count, 2, "nothing is sent without a credential")
     }
 }

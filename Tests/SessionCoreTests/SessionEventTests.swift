@@ -20,19 +20,18 @@ final class SessionEventTests: XCTestCase {
         }
     }
 
-    private func signedIn(store: RecordingStore = RecordingStore()) async throws -> (SessionClient, FakeProvider, Events) {
-        let provider = try FakeProvider()
-        let client = try makeClient(provider, store: store)
+    private func signedIn() async throws -> (SessionClient, LocalHarness, Events) {
+        let harness = try makeLocalHarness()
         let events = Events()
-        await client.setEventHandler { events.record($0) }
-        _ = try await client.signIn(agent: provider)
+        await harness.client.setEventHandler { events.record($0) }
+        _ = try await harness.signIn(.login)
         XCTAssertEqual(events.names, [], "a sign-in is the call's own outcome")
-        return (client, provider, events)
+        return (harness.client, harness, events)
     }
 
     func testARefreshIsToldWhicheverCallNeededIt() async throws {
-        let (client, provider, events) = try await signedIn()
-        provider.clock.advance(by: 3600)
+        let (client, harness, events) = try await signedIn()
+        harness.clock.advance(by: 3600)
         _ = try await client.userInfo()
         XCTAssertEqual(events.names, ["tokensRefreshed"])
         _ = try await client.refresh()
@@ -40,24 +39,23 @@ final class SessionEventTests: XCTestCase {
     }
 
     func testARefusedRefreshIsALostSession() async throws {
-        let (client, provider, events) = try await signedIn()
-        provider.edit { $0.handlers["/token"] = { _ in FakeProvider.json(["error": "invalid_grant"], status: 400) } }
-        provider.clock.advance(by: 3600)
+        let (client, harness, events) = try await signedIn()
+        harness.provider.inject(.status(400, body: #"{"error":"invalid_grant"}"#), at: .token)
+        harness.clock.advance(by: 3600)
         await assertSessionError(.reauthenticationRequired) { try await client.userInfo() }
         XCTAssertEqual(events.names, ["sessionLost(reauthenticationRequired)"])
     }
 
     func testAStoreThatCannotSaveTheRefreshedTokensIsALostSession() async throws {
-        let store = RecordingStore()
-        let (client, _, events) = try await signedIn(store: store)
-        store.failSaves(afterSucceeding: 1) // the in-flight mark, then not the new tokens
+        let (client, harness, events) = try await signedIn()
+        harness.store.failSaves(afterSucceeding: 1) // the in-flight mark, then not the new tokens
         await assertSessionError(.storageFailed) { try await client.refresh() }
         XCTAssertEqual(events.names, ["sessionLost(storageFailed)"])
     }
 
     func testASignOutIsNoEventAndAServerErrorKeepsTheSession() async throws {
-        let (client, provider, events) = try await signedIn()
-        provider.edit { $0.handlers["/token"] = { _ in HTTPResponse(status: 503) } }
+        let (client, harness, events) = try await signedIn()
+        harness.provider.inject(.status(503), at: .token)
         _ = try? await client.refresh()
         let kept = await client.tokens
         XCTAssertNotNil(kept, "a 5xx keeps the session")

@@ -6,29 +6,35 @@ import XCTest
 
 final class SignOutTests: XCTestCase {
     func testLocalSignOutClearsMemoryAndStoreWithoutCallingTheProvider() async throws {
-        let provider = try FakeProvider()
-        let store = RecordingStore()
-        let client = try makeClient(provider, store: store)
-        _ = try await client.signIn(agent: provider)
-        let before = provider.log.count
-        try await client.signOut()
-        XCTAssertNil(store.contents)
-        let tokens = await client.tokens
-        XCTAssertNil(tokens)
-        XCTAssertEqual(provider.log.count, before)
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        let before = harness.provider.requestLog.count
+        try await harness.client.signOut()
+        XCTAssertNil(harness.stored)
+        let current = await harness.client.tokens
+        XCTAssertNil(current)
+        XCTAssertEqual(harness.provider.requestLog.count, before)
+        XCTAssertTrue(harness.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)), "nothing was revoked")
     }
 
     func testRevocationSendsTheRefreshTokenThenClears() async throws {
-        let provider = try FakeProvider()
-        let store = RecordingStore()
-        let client = try makeClient(provider, store: store)
-        let tokens = try await client.signIn(agent: provider)
-        try await client.signOut(revokeTokens: true)
-        let request = try XCTUnwrap(provider.requests(to: "/revoke").first)
-        XCTAssertFalse(request.followsRedirects)
-        XCTAssertEqual(FakeProvider.form(request), ["token": tokens.refreshToken!, "token_type_hint": "refresh_token",
-                                                    "client_id": FakeProvider.clientID])
-        XCTAssertNil(store.contents)
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        try await harness.client.signOut(revokeTokens: true)
+        let request = try XCTUnwrap(harness.provider.requests(to: .revocation).first)
+        XCTAssertEqual(request.parameters, ["token": try XCTUnwrap(tokens.refreshToken), "token_type_hint": "refresh_token",
+                                            "client_id": harness.client.configuration.clientID])
+        XCTAssertFalse(harness.provider.isActive(refreshToken: try XCTUnwrap(tokens.refreshToken)))
+        XCTAssertNil(harness.stored)
+    }
+
+    func testARedirectedRevocationIsNotFollowedAndKeepsTheSession() async throws {
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        harness.provider.inject(.status(307, headers: ["Location": harness.provider.url(of: .revocation).absoluteString]), at: .revocation)
+        await assertSessionError(.unexpectedResponse, process: .endSession) { try await harness.client.signOut(revokeTokens: true) }
+        XCTAssertEqual(harness.provider.requests(to: .revocation).count, 1, "the token is not sent on to wherever the answer points")
+        XCTAssertEqual(harness.stored, tokens)
     }
 
     func testANewProcessSigningOutRevokesTheStoredSession() async throws {
@@ -61,34 +67,29 @@ final class SignOutTests: XCTestCase {
     }
 
     func testAFailedRevocationKeepsLocalStateAndReportsTheError() async throws {
-        let provider = try FakeProvider()
-        let store = RecordingStore()
-        let client = try makeClient(provider, store: store)
-        let tokens = try await client.signIn(agent: provider)
-        provider.edit { $0.handlers["/revoke"] = { _ in FakeProvider.json(["error": "server_error"], status: 500) } }
-        let error = await assertSessionError(.serverError, process: .endSession) { try await client.signOut(revokeTokens: true) }
+        let harness = try makeLocalHarness()
+        let tokens = try await harness.signIn(.login)
+        harness.provider.inject(.status(500, body: #"{"error":"server_error"}"#), at: .revocation)
+        let error = await assertSessionError(.serverError, process: .endSession) { try await harness.client.signOut(revokeTokens: true) }
         XCTAssertEqual(error?.oauthError, "server_error")
-        XCTAssertEqual(store.contents, tokens)
-        let current = await client.tokens
+        XCTAssertEqual(harness.stored, tokens)
+        let current = await harness.client.tokens
         XCTAssertEqual(current, tokens)
     }
 
     func testRevocationWithoutAnEndpointIsRefusedAndKeepsState() async throws {
-        let provider = try FakeProvider()
-        provider.edit { $0.discovery["revocation_endpoint"] = nil }
-        let store = RecordingStore()
-        let client = try makeClient(provider, store: store)
-        _ = try await client.signIn(agent: provider)
-        await assertSessionError(.unsupportedProviderFeature, process: .endSession) { try await client.signOut(revokeTokens: true) }
-        XCTAssertNotNil(store.contents)
+        let harness = try makeLocalHarness()
+        try await harness.serveDiscovery(without: ["revocation_endpoint"])
+        _ = try await harness.signIn(.login)
+        await assertSessionError(.unsupportedProviderFeature, process: .endSession) { try await harness.client.signOut(revokeTokens: true) }
+        XCTAssertNotNil(harness.stored)
     }
 
     func testSignOutForgetsAPendingAuthorization() async throws {
-        let provider = try FakeProvider()
-        let client = try makeClient(provider)
-        let request = try await client.beginAuthorization()
-        let callback = try await provider.authorize(url: request.url, redirectURI: request.redirectURI)
-        try await client.signOut()
-        await assertSessionError(.stateMismatch) { try await client.completeAuthorization(callbackURL: callback) }
+        let harness = try makeLocalHarness()
+        let request = try await harness.client.beginAuthorization()
+        let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
+        try await harness.client.signOut()
+        await assertSessionError(.stateMismatch) { try await harness.client.completeAuthorization(callbackURL: callback) }
     }
 }

@@ -181,7 +181,8 @@ final class DeviceSignInTests: XCTestCase {
     }
 
     func testAProviderWithoutTheGrantIsAClearError() async throws {
-        let provider = try FakeProvider()
-        await assertSessionError(.unsupportedProviderFeature, process: .authentication) { try await makeClient(provider).beginDeviceAuthorization() }
+        let harness = try makeLocalHarness()
+        try await harness.serveDiscovery(without: ["device_authorization_endpoint"])
+        await assertSessionError(.unsupportedProviderFeature, process: .authentication) { try await harness.client.beginDeviceAuthorization() }
     }
 }

@@ -30,13 +30,14 @@ final class ProviderSignOutTests: XCTestCase {
     }
 
     func testAProviderWithoutTheEndpointIsRefusedBeforeAnythingIsCleared() async throws {
-        let provider = try FakeProvider()
-        let client = try makeClient(provider)
-        _ = try await client.signIn(agent: provider)
+        let harness = try makeLocalHarness()
+        try await harness.serveDiscovery(without: ["end_session_endpoint"])
+        _ = try await harness.signIn(.login)
         await assertSessionError(.unsupportedProviderFeature, process: .endSession) {
-            try await client.signOut(endingProviderSessionWith: HeadlessUserAgent())
+            try await harness.client.signOut(endingProviderSessionWith: HeadlessUserAgent())
         }
-        let kept = await client.tokens
+        XCTAssertTrue(harness.provider.requests(to: .endSession).isEmpty)
+        let kept = await harness.client.tokens
         XCTAssertNotNil(kept, "nothing was signed out")
     }
 

@@ -13,11 +13,15 @@ final class KeychainTokenStoreTests: XCTestCase {
     }
     private let keychain = SecItemSemanticsKeychain()
 
-    private func configuration(clientID: String = FakeProvider.clientID) throws -> SessionConfiguration {
-        try SessionConfiguration(issuer: FakeProvider.issuer, clientID: clientID, redirectURI: FakeProvider.redirectURI)
+    private static let issuer = URL(string: "https://op.example")!
+    private static let clientID = "client-1"
+    private static let redirectURI = URL(string: "com.example.app:/oauth/callback")!
+
+    private func configuration(clientID: String = KeychainTokenStoreTests.clientID) throws -> SessionConfiguration {
+        try SessionConfiguration(issuer: Self.issuer, clientID: clientID, redirectURI: Self.redirectURI)
     }
 
-    private func store(clientID: String = FakeProvider.clientID, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+    private func store(clientID: String = KeychainTokenStoreTests.clientID, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
                        accessGroup: String? = nil) throws -> KeychainTokenStore {
         KeychainTokenStore(configuration: try configuration(clientID: clientID), accessibility: accessibility,
                            accessGroup: accessGroup, items: keychain)
@@ -35,7 +39,7 @@ final class KeychainTokenStoreTests: XCTestCase {
     func testTheItemIsAGenericPasswordNamedByServiceIssuerAndClient() async throws {
         let store = try store()
         XCTAssertEqual(store.service, "SessionService")
-        XCTAssertEqual(store.account, "\(FakeProvider.issuer.absoluteString)#\(FakeProvider.clientID)")
+        XCTAssertEqual(store.account, "\(Self.issuer.absoluteString)#\(Self.clientID)")
         try await store.save(tokens)
         XCTAssertEqual(Array(keychain.items.keys), [.init(service: "SessionService", account: store.account)])
     }
