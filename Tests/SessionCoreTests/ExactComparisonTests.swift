@@ -127,14 +127,14 @@ final class ExactComparisonTests: XCTestCase {
         }
     }
 
+    /// A UserInfo `sub` that only Unicode case folding (K and the Kelvin sign) would equate with
+    /// the ID token's is another subject.
     func testUserInfoSubject() async throws {
-        let provider = try FakeProvider()
-        provider.edit { settings in
-            settings.editIDTokenClaims = { $0["sub"] = "user-K" }
-            settings.userInfoSubject = "user-\u{212A}"
+        let harness = try makeLocalHarness { options in
+            options.users = [LocalProvider.User(subject: "user-K", email: "k@example.com", givenName: "K", familyName: "K")]
         }
-        let client = try makeClient(provider)
-        _ = try await client.signIn(agent: provider)
-        await assertSessionError(.userInfoSubjectMismatch) { try await client.userInfo() }
+        _ = try await harness.signIn(.login)
+        harness.provider.inject(.status(200, body: #"{"sub":"user-\#u{212A}"}"#), at: .userInfo)
+        await assertSessionError(.userInfoSubjectMismatch) { try await harness.client.userInfo() }
     }
 }

@@ -27,6 +27,19 @@ final class IDTokenValidationTests: XCTestCase {
         XCTAssertEqual(tokens.subject, FakeProvider.subject)
     }
 
+    /// A refresh whose ID token names another subject (a token only a fake provider would mint)
+    /// ends the session rather than switch users.
+    func testARefreshedIDTokenForAnotherSubjectEndsTheSession() async throws {
+        let provider = try FakeProvider()
+        let store = RecordingStore()
+        let client = try makeClient(provider, store: store)
+        _ = try await client.signIn(agent: provider)
+        provider.edit { $0.editIDTokenClaims = { $0["sub"] = "someone-else" } }
+        let error = await assertSessionError(.reauthenticationRequired) { try await client.refresh() }
+        XCTAssertTrue(error?.message.contains("idTokenSubjectMismatch") == true)
+        XCTAssertNil(store.contents)
+    }
+
     func testES256TokensAreVerifiedToo() async throws {
         let tokens = try await signIn(try FakeProvider(algorithm: .es256))
         XCTAssertEqual(tokens.subject, FakeProvider.subject)

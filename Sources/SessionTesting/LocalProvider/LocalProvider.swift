@@ -65,9 +65,14 @@ public final class LocalProvider: Sendable {
         server.stop()
     }
 
-    /// Stops serving and frees the port. Safe to call twice.
+    /// Stops serving; the port is free a moment later (``waitUntilStopped()``). Safe to call twice.
     public func stop() {
         server.stop()
+    }
+
+    /// Waits, without blocking a thread, until the port is free after ``stop()``.
+    public func waitUntilStopped() async {
+        await server.waitUntilStopped()
     }
 
     /// The URL of `endpoint`.

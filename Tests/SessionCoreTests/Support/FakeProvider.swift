@@ -1,11 +1,15 @@
 import Foundation
 @testable import SessionCore
-import SessionPermissions
 import SessionTesting
 
-/// An in-memory OpenID provider behind the HTTPTransport boundary: discovery, JWKS, authorize
-/// (as an AuthorizationAgent), token (code + PKCE, refresh with rotation), UserInfo, revocation
-/// and the permission center. Tests bend it with `edit` and per-path `handlers`.
+/// A provider for what LocalProvider will not do, because a real provider does not: ID tokens
+/// crafted claim by claim or byte by byte (another subject on refresh, a member twice, a byte-order
+/// mark), key sets and discovery documents built by hand, and token responses of any shape. It
+/// stands behind the HTTPTransport boundary with discovery, JWKS, authorize (as an
+/// AuthorizationAgent) and a token endpoint (code + PKCE, refresh) that issues those tokens; tests
+/// bend it with `edit` and per-path `handlers`. Everything a real provider does — code exchange
+/// as a provider checks it, rotation, UserInfo, revocation, the permission center — is tested
+/// against LocalProvider over loopback.
 ///
 /// `@unchecked Sendable`: every mutable member is read and written while holding `lock`.
 final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable {
@@ -24,11 +28,6 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         /// The ID token's header and payload as JSON text, for shapes a dictionary cannot make (a
         /// member twice, a byte-order mark); given the request's nonce and the time. Signed with ``key``.
         var craftIDToken: ((_ nonce: String, _ now: Double) -> (header: String, payload: String))?
-        var editCallback: (inout [URLQueryItem]) -> Void = { _ in }
-        var accessTokenLifetime = 3600
-        var rotateRefreshTokens = true
-        var refreshIncludesIDToken = true
-        var userInfoSubject = FakeProvider.subject
     }
 
     private let lock = NSLock()
@@ -56,8 +55,6 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
             "authorization_endpoint": "\(base)/authorize",
             "token_endpoint": "\(base)/token",
             "jwks_uri": "\(base)/jwks",
-            "userinfo_endpoint": "\(base)/userinfo",
-            "revocation_endpoint": "\(base)/revoke",
             "response_types_supported": ["code"],
             "code_challenge_methods_supported": ["S256"],
         ]
@@ -73,28 +70,20 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes, allowedClockSkew: skew)
     }
 
-    /// The fake's permission center, for `client`'s session.
-    static func permissions(_ client: SessionClient) throws -> PermissionCenter {
-        PermissionCenter(client: client, endpoints: try PermissionCenterEndpoints(read: URL(string: "https://op.example/permissions/read")!,
-                                                                                  write: URL(string: "https://op.example/permissions/write")!))
-    }
-
     // MARK: AuthorizationAgent
 
     func authorize(url: URL, redirectURI: URL) async throws -> URL {
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let parameters = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-        let (callbackItems, edit) = lock.withLock { () -> ([URLQueryItem], (inout [URLQueryItem]) -> Void) in
+        let callbackItems = lock.withLock { () -> [URLQueryItem] in
             authorizeParameters = parameters
             counter += 1
             let code = "code-\(counter)-secret"
             codes.insert(code)
-            return ([URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: parameters["state"])], settings.editCallback)
+            return [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: parameters["state"])]
         }
-        var items2 = callbackItems
-        edit(&items2)
         var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
-        components.queryItems = items2
+        components.queryItems = callbackItems
         return components.url!
     }
 
@@ -115,12 +104,6 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
         case "/.well-known/openid-configuration": return Self.json(lock.withLock { settings.discovery })
         case "/jwks": return HTTPResponse(status: 200, body: SigningKey.jwksDocument([key.publicJWK]))
         case "/token": return try token(request)
-        case "/userinfo": return userInfo(request)
-        case "/revoke": return HTTPResponse(status: 200)
-        case "/permissions/read":
-            return Self.json(["status_code": "PERMISSIONS_FOUND", "subject_identifiers": ["tpid": "tp-1", "sync_id": "sync-1"],
-                              "netid_privacy_settings": ["idconsent": ["status": "VALID", "changed_at": "2026-01-01T00:00:00Z"]]])
-        case "/permissions/write": return Self.json(["status_code": "OK", "subject_identifiers": ["tpid": "tp-1"]])
         default: return HTTPResponse(status: 404)
         }
     }
@@ -176,42 +159,23 @@ final class FakeProvider: HTTPTransport, AuthorizationAgent, @unchecked Sendable
             let openID = scope.split(separator: " ").contains("openid")
             return Self.json(try issueTokens(idToken: openID ? idToken(nonce: nonce) : nil))
         case "refresh_token":
-            let (live, rotate, withID) = lock.withLock {
-                (liveRefreshTokens.contains(form["refresh_token"] ?? ""), settings.rotateRefreshTokens, settings.refreshIncludesIDToken)
-            }
-            guard live else { return invalidGrant }
-            if rotate { _ = lock.withLock { liveRefreshTokens.remove(form["refresh_token"] ?? "") } }
-            var body = try issueTokens(idToken: withID ? idToken(nonce: nil) : nil, refresh: rotate)
-            if !rotate { body["refresh_token"] = nil }
-            return Self.json(body)
+            guard lock.withLock({ liveRefreshTokens.remove(form["refresh_token"] ?? "") }) != nil else { return invalidGrant }
+            return Self.json(try issueTokens(idToken: idToken(nonce: nil)))
         default:
             return Self.json(["error": "unsupported_grant_type"], status: 400)
         }
     }
 
-    private func issueTokens(idToken: String?, refresh: Bool = true) throws -> [String: Any] {
+    private func issueTokens(idToken: String?) throws -> [String: Any] {
         lock.withLock {
             counter += 1
-            var body: [String: Any] = ["access_token": "access-\(counter)-secret", "token_type": "Bearer",
-                                       "expires_in": settings.accessTokenLifetime]
-            if refresh {
-                let token = "refresh-\(counter)-secret"
-                liveRefreshTokens.insert(token)
-                body["refresh_token"] = token
-            }
+            let refreshToken = "refresh-\(counter)-secret"
+            liveRefreshTokens.insert(refreshToken)
+            var body: [String: Any] = ["access_token": "access-\(counter)-secret", "token_type": "Bearer", "expires_in": 3600,
+                                       "refresh_token": refreshToken]
             if let idToken { body["id_token"] = idToken }
             return body
         }
-    }
-
-    private func userInfo(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.headers["Authorization"]?.hasPrefix("Bearer access-") == true else {
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
-        }
-        return Self.json(["sub": lock.withLock { settings.userInfoSubject }, "email": "user@example.com", "email_verified": true,
-                          "given_name": "Erika", "family_name": "Mustermann",
-                          "address": ["street_address": "Hauptstr. 1", "postal_code": "10115", "locality": "Berlin", "country": "DE"],
-                          "custom_claim": ["nested": 1]])
     }
 
     static func challenge(_ verifier: String) -> String {
