@@ -9,7 +9,10 @@ enum MemoryGrowth {
     /// Core `userInfo()` calls over loopback, through the platform's transport (libcurl on
     /// Linux): what a request leaves behind once it has ended.
     static func coreOverLoopback(_ options: BenchOptions, into report: inout Report) async throws {
-        let provider = try LocalProvider()
+        // The provider's request log is kept short: what grows is then the client's.
+        var settings = LocalProvider.Options()
+        settings.requestLogLimit = 100
+        let provider = try LocalProvider(options: settings)
         defer { provider.stop() }
         let (client, _) = try await signedInLoopbackClient(provider)
         let warmUp = options.memoryWarmUp / 10, operations = options.memoryOperations / 10

@@ -162,7 +162,7 @@ extension SessionClient {
 
     /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
     private func exchangeCode(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> SessionTokens {
-        let form = try clientRequest(metadata.tokenEndpoint, [
+        let form = try provider.clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "authorization_code"),
             ("code", code),
             ("redirect_uri", request.redirectURI.absoluteString),
@@ -172,47 +172,10 @@ extension SessionClient {
         let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
         var subject: String?
         if let idToken = tokenResponse.idToken {
-            subject = try await validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
+            subject = try await provider.validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
         } else if request.requestsIDToken {
             throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
         }
         return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject)
-    }
-
-    /// Checks an ID token's header, signature (against the provider's key set: see
-    /// ``KeySetCache`` for how long keys are kept and how often an unknown key reloads them) and
-    /// claims.
-    func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata) async throws -> IDToken {
-        let token = try IDToken(raw)
-        let validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
-                                         allowedSkew: configuration.allowedClockSkew)
-        switch configuration.idTokenSigning {
-        case .signed:
-            try await validator.verifySignature(token.jws) { reload in try await self.keys(metadata, reload: reload) }
-        case .unsigned:
-            // Every ID token the client reads comes from the token endpoint's answer.
-            try validator.checkUnsigned(token.jws, from: metadata.tokenEndpoint)
-        }
-        try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject)
-        return token
-    }
-
-    /// The provider's keys: the cached set while fresh, else a fetched one. With `reload`, a
-    /// fresh fetch, or nil when the set was fetched too recently to fetch it again.
-    private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet? {
-        let now = clock.now()
-        if let cache = keySetCache {
-            if !reload, cache.isFresh(at: now) { return cache.keys }
-            if reload, !cache.mayReload(at: now) { return nil }
-        }
-        var request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
-        request.redirects = .withinOrigin
-        let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
-        guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
-        let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))
-        keySetCache = cache
-        keySetDocument = KeySetCache.forbidsStoring(cacheControl: response.header("Cache-Control")) ? nil : response.body
-        await saveProviderDocuments()
-        return cache.keys
     }
 }

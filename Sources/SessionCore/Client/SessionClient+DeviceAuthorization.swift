@@ -25,7 +25,7 @@ extension SessionClient {
                                    message: "the provider offers no device sign-in (its discovery has no device_authorization_endpoint)")
             }
             let parameters = scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]
-            let request = try clientRequest(endpoint, parameters, metadata: metadata, process: .authentication)
+            let request = try provider.clientRequest(endpoint, parameters, metadata: metadata, process: .authentication)
             let response = try await exchange.send(request, process: .authentication, purpose: "device authorization")
             let authorization = try DeviceAuthorization(response: response, scopes: scopes, now: clock.now())
             log(.info, "device sign-in started: \(authorization)")
@@ -58,7 +58,7 @@ extension SessionClient {
                 } catch {
                     throw SessionError.cancelled(.authentication, "the device sign-in")
                 }
-                let request = try clientRequest(metadata.tokenEndpoint, [
+                let request = try provider.clientRequest(metadata.tokenEndpoint, [
                     ("grant_type", Self.deviceCodeGrantType),
                     ("device_code", authorization.deviceCode),
                 ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
@@ -99,7 +99,7 @@ extension SessionClient {
         let tokenResponse = try TokenResponse(response: response, purpose: "device token poll")
         var subject: String?
         if let idToken = tokenResponse.idToken {
-            subject = try await validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
+            subject = try await provider.validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
         } else if scopes.contains("openid") {
             throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token, though openid was asked for (a provider whose device grant issues none needs scopes without openid)")
         }

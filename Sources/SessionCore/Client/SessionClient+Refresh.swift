@@ -133,7 +133,7 @@ extension SessionClient {
         }
         let startGeneration = generation
         let metadata = try await discover()
-        let request = try clientRequest(metadata.tokenEndpoint, [
+        let request = try provider.clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
         ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
@@ -164,7 +164,7 @@ extension SessionClient {
             let tokenResponse = try TokenResponse(response: response, purpose: "refresh")
             var subject = tokens.subject
             if let idToken = tokenResponse.idToken {
-                subject = try await validateIDToken(idToken, nonce: nil, subject: tokens.subject, metadata: metadata).subject
+                subject = try await provider.validateIDToken(idToken, nonce: nil, subject: tokens.subject, metadata: metadata).subject
             }
             refreshed = tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: tokens.scopes, subject: subject, previous: tokens)
         } catch let error as SessionError {

@@ -60,7 +60,7 @@ extension SessionClient {
             throw SessionError(.unsupportedProviderFeature, process: .endSession, message: "the provider has no revocation endpoint")
         }
         let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")
-        let request = try clientRequest(endpoint, [("token", token), ("token_type_hint", hint)], metadata: try await discover(), process: .endSession)
+        let request = try provider.clientRequest(endpoint, [("token", token), ("token_type_hint", hint)], metadata: try await discover(), process: .endSession)
         let response = try await exchange.send(request, process: .endSession, purpose: "revocation")
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .endSession, purpose: "revocation") }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The OpenID Connect client: discovery, authorization code + PKCE, token validation, refresh,
-/// UserInfo, the permission center and sign-out. All protocol logic of SessionService lives here.
+/// The OpenID Connect client: one user's session on an ``OpenIDProvider`` — authorization code +
+/// PKCE, token validation, refresh, UserInfo, resource requests and sign-out. All protocol logic of
+/// SessionService lives here and in the provider it shares with other sessions.
 ///
 /// `SessionClient` is an actor; every method may be called from any task. It promises:
 /// - a rotated refresh token is saved to the ``TokenStore`` before any caller sees it;
@@ -15,23 +16,18 @@ import Foundation
 /// let tokens = try await client.signIn(agent: agent)
 /// let user = try await client.userInfo()
 /// ```
+///
+/// A server with a session per user shares one provider among them (``init(provider:store:)``).
 public actor SessionClient {
-    /// The configuration the client was created with.
+    /// The provider the session is on, shared with every other session on it.
+    public nonisolated let provider: OpenIDProvider
+    /// The configuration the client was created with (its provider's).
     public nonisolated let configuration: SessionConfiguration
     let store: TokenStore
     let exchange: ProviderExchange
     nonisolated let clock: SessionClock
     let log: LogSink
 
-    var metadata: ProviderMetadata?
-    /// The discovery document's bytes and lifetime, and the key set's bytes, kept for the store
-    /// (``ProviderDocumentStore``).
-    var discoveryDocument: (data: Data, expiresAt: Date)?
-    var keySetDocument: Data?
-    /// The RFC 8414 document's revocation endpoint once asked for (`.some(nil)`: it names none).
-    var oauthRevocationEndpoint: URL??
-    let metadataFlight = SingleFlight<ProviderMetadata>()
-    var keySetCache: KeySetCache?
     var pending: AuthorizationRequest?
     /// The session in memory; nil when signed out.
     var current: SessionTokens?
@@ -45,10 +41,22 @@ public actor SessionClient {
     var toldShortLifetime = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Creates a client. Nothing is fetched until first needed.
+    /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
+    /// needed; what the provider publishes is fetched once for all its sessions.
+    public init(provider: OpenIDProvider, store: TokenStore = InMemoryTokenStore()) {
+        self.provider = provider
+        self.configuration = provider.configuration
+        self.store = store
+        self.exchange = provider.exchange
+        self.clock = provider.clock
+        self.log = provider.log
+    }
+
+    /// Creates a client on a provider of its own. Nothing is fetched until first needed.
     /// - Parameters:
     ///   - configuration: the provider and app settings.
-    ///   - store: where tokens are kept (default: in memory only).
+    ///   - store: where tokens are kept (default: in memory only); a ``ProviderDocumentStore``
+    ///     (as ``FileTokenStore`` is) keeps the provider's documents too.
     ///   - transport: how requests are sent (default: ``PlatformDefaults/httpTransport()``: libcurl on Linux, `URLSession` on Apple platforms).
     ///   - clock: the time source for expiry and ID-token checks.
     ///   - logger: receives redacted log lines.
@@ -59,11 +67,21 @@ public actor SessionClient {
         clock: SessionClock = SystemClock(),
         logger: SessionLogger = SilentLogger()
     ) {
-        self.configuration = configuration
-        self.store = store
-        self.exchange = ProviderExchange(transport: transport, log: LogSink(logger))
-        self.clock = clock
-        self.log = LogSink(logger)
+        self.init(provider: OpenIDProvider(configuration: configuration, transport: transport, clock: clock, logger: logger,
+                                           documentStore: store as? ProviderDocumentStore),
+                  store: store)
+    }
+
+    /// The provider's metadata (``OpenIDProvider/discover()``): known after the first call, then
+    /// returned without a wait.
+    public func discover() async throws -> ProviderMetadata {
+        if let metadata = provider.knownMetadata { return metadata }
+        return try await provider.discover()
+    }
+
+    /// The provider's revocation endpoint (``OpenIDProvider/revocationEndpoint()``).
+    public func revocationEndpoint() async throws -> URL? {
+        try await provider.revocationEndpoint()
     }
 
     /// The tokens of the current session, without refreshing; nil when signed out.

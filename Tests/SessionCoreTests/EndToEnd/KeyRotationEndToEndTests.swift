@@ -46,7 +46,7 @@ final class KeyRotationEndToEndTests: XCTestCase {
         _ = try await harness.signIn()
         XCTAssertEqual(harness.provider.requests(to: .jwks).count, 2)
 
-        let cachedKeyIDs = await harness.client.keySetCache?.keys.keys.compactMap(\.kid)
+        let cachedKeyIDs = harness.client.provider.documents.value.keySetCache?.keys.keys.compactMap(\.kid)
         XCTAssertEqual(cachedKeyIDs, [harness.provider.signingKeyID], "the removed key is gone from the client's set")
     }
 

@@ -1,24 +1,25 @@
 import Foundation
 
-/// Discovery: the provider's metadata, fetched once, in one request.
-extension SessionClient {
+/// Discovery: the provider's metadata, fetched once, in one request, for every session on it.
+extension OpenIDProvider {
     /// The provider's metadata, from one request to its OpenID Connect discovery document, fetched
     /// once and cached; concurrent callers share one fetch. (Its RFC 8414 document is read only
     /// when a revocation needs an endpoint this one does not name: see ``revocationEndpoint()``.)
     ///
-    /// A store that keeps provider documents (``ProviderDocumentStore``, as ``FileTokenStore``
-    /// does) saves the document and the key set, and a later process reuses them without a
-    /// request while they are fresh: for the lifetime the provider's `Cache-Control: max-age`
+    /// A ``documentStore`` (``FileTokenStore`` is one) saves the document and the key set, and a
+    /// later process reuses them without a request while they are fresh: for the lifetime the provider's `Cache-Control: max-age`
     /// gave them, within five minutes and one day, one hour when it gave none; never one it sent
     /// with `no-store`. Read back, they are checked as strictly as when they were received.
     /// - Throws: `invalidDiscoveryDocument`, `issuerMismatch`, `unsupportedProviderFeature`, or a
     ///   transport error, all with process `configuration`.
     public func discover() async throws -> ProviderMetadata {
-        if let metadata { return metadata }
+        if let metadata = knownMetadata { return metadata }
         return try await metadataFlight.run { try await self.loadMetadata() }
     }
 
     private func loadMetadata() async throws -> ProviderMetadata {
+        // A caller that waited behind the fetch that just ended finds its result.
+        if let metadata = knownMetadata { return metadata }
         let issuer = configuration.issuer
         if let stored = await adoptStoredDocuments() { return stored }
         // OpenID Connect Discovery §4: the document is at the issuer's own URL, never elsewhere.
@@ -30,11 +31,13 @@ extension SessionClient {
                                message: "discovery: the provider answered with an error status", httpStatus: response.status)
         }
         let loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
-        metadata = loaded
         let now = clock.now()
         let cacheControl = response.header("Cache-Control")
-        discoveryDocument = KeySetCache.forbidsStoring(cacheControl: cacheControl)
-            ? nil : (response.body, now.addingTimeInterval(KeySetCache.lifetime(cacheControl: cacheControl)))
+        documents.withLock { documents in
+            documents.metadata = loaded
+            documents.discoveryDocument = KeySetCache.forbidsStoring(cacheControl: cacheControl)
+                ? nil : (response.body, now.addingTimeInterval(KeySetCache.lifetime(cacheControl: cacheControl)))
+        }
         log(.info, "discovery loaded for \(loaded.issuer)")
         await saveProviderDocuments()
         return loaded
@@ -43,32 +46,39 @@ extension SessionClient {
     /// The metadata of the documents the store kept, adopted with the key set when they are this
     /// issuer's, still fresh and still valid; nil otherwise.
     private func adoptStoredDocuments() async -> ProviderMetadata? {
-        guard let store = store as? ProviderDocumentStore, let documents = await store.loadProviderDocuments() else { return nil }
+        guard let documentStore, let documents = await documentStore.loadProviderDocuments() else { return nil }
         let now = clock.now()
         // A lifetime beyond the longest one given (a clock set back, a file edited) is not trusted.
         let latest = now.addingTimeInterval(KeySetCache.maximumLifetime)
         guard Exact.equal(documents.issuer, configuration.issuer.absoluteString), now < documents.discoveryExpiresAt,
               documents.discoveryExpiresAt <= latest,
               let stored = try? ProviderMetadata(data: documents.discovery, expectedIssuer: configuration.issuer.absoluteString) else { return nil }
-        metadata = stored
-        discoveryDocument = (documents.discovery, documents.discoveryExpiresAt)
+        var keySet: (KeySetCache, Data)?
         if let data = documents.keySet, let fetchedAt = documents.keySetFetchedAt, let expiresAt = documents.keySetExpiresAt,
            fetchedAt <= now, now < expiresAt, expiresAt <= fetchedAt.addingTimeInterval(KeySetCache.maximumLifetime),
            let keys = try? JSONWebKeySet(data: data) {
-            keySetCache = KeySetCache(keys: keys, fetchedAt: fetchedAt, expiresAt: expiresAt)
-            keySetDocument = data
+            keySet = (KeySetCache(keys: keys, fetchedAt: fetchedAt, expiresAt: expiresAt), data)
         }
-        log(.info, "discovery\(keySetCache == nil ? "" : " and key set") reused from the store for \(stored.issuer)")
+        self.documents.withLock { known in
+            known.metadata = stored
+            known.discoveryDocument = (documents.discovery, documents.discoveryExpiresAt)
+            if let keySet {
+                known.keySetCache = keySet.0
+                known.keySetDocument = keySet.1
+            }
+        }
+        log(.info, "discovery\(keySet == nil ? "" : " and key set") reused from the store for \(stored.issuer)")
         return stored
     }
 
     /// Hands the documents received so far to a store that keeps them.
     func saveProviderDocuments() async {
-        guard let store = store as? ProviderDocumentStore, let discoveryDocument else { return }
-        await store.saveProviderDocuments(ProviderDocuments(
+        let known = documents.value
+        guard let documentStore, let discoveryDocument = known.discoveryDocument else { return }
+        await documentStore.saveProviderDocuments(ProviderDocuments(
             issuer: configuration.issuer.absoluteString, discovery: discoveryDocument.data, discoveryExpiresAt: discoveryDocument.expiresAt,
-            keySet: keySetDocument, keySetFetchedAt: keySetDocument.flatMap { _ in keySetCache?.fetchedAt },
-            keySetExpiresAt: keySetDocument.flatMap { _ in keySetCache?.expiresAt }))
+            keySet: known.keySetDocument, keySetFetchedAt: known.keySetDocument.flatMap { _ in known.keySetCache?.fetchedAt },
+            keySetExpiresAt: known.keySetDocument.flatMap { _ in known.keySetCache?.expiresAt }))
     }
 
     /// The provider's RFC 7009 revocation endpoint: the discovery document's, or — only when that
@@ -79,9 +89,9 @@ extension SessionClient {
     public func revocationEndpoint() async throws -> URL? {
         let metadata = try await discover()
         if let endpoint = metadata.revocationEndpoint { return endpoint }
-        if let known = oauthRevocationEndpoint { return known }
+        if let known = documents.withLock({ $0.oauthRevocationEndpoint }) { return known }
         let found = await revocationEndpointFromOAuthMetadata()
-        oauthRevocationEndpoint = .some(found)
+        documents.withLock { $0.oauthRevocationEndpoint = .some(found) }
         return found
     }
 

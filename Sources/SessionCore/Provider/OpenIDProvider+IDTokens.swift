@@ -1,0 +1,53 @@
+import Foundation
+
+/// ID tokens: checked against the provider's key set, which every session on the provider shares.
+extension OpenIDProvider {
+    /// Checks an ID token's header, signature (against the provider's key set: see
+    /// ``KeySetCache`` for how long keys are kept and how often an unknown key reloads them) and
+    /// claims.
+    func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata) async throws -> IDToken {
+        let token = try IDToken(raw)
+        let validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
+                                         allowedSkew: configuration.allowedClockSkew)
+        switch configuration.idTokenSigning {
+        case .signed:
+            try await validator.verifySignature(token.jws) { reload in try await self.keys(metadata, reload: reload) }
+        case .unsigned:
+            // Every ID token the client reads comes from the token endpoint's answer.
+            try validator.checkUnsigned(token.jws, from: metadata.tokenEndpoint)
+        }
+        try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject)
+        return token
+    }
+
+    /// The provider's keys: the cached set while fresh, else a fetched one. With `reload`, a
+    /// fresh fetch, or nil when the set was fetched too recently to fetch it again. Sessions that
+    /// ask at once share one fetch.
+    private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet? {
+        let started = clock.now()
+        if let cache = documents.withLock({ $0.keySetCache }) {
+            if !reload, cache.isFresh(at: started) { return cache.keys }
+            if reload, !cache.mayReload(at: started) { return nil }
+        }
+        return try await keySetFlight.run { try await self.fetchKeys(metadata, reload: reload, askedAt: started) }
+    }
+
+    /// Fetches the key set, unless a fetch that ended while this one waited already did.
+    private func fetchKeys(_ metadata: ProviderMetadata, reload: Bool, askedAt: Date) async throws -> JSONWebKeySet? {
+        if let cache = documents.withLock({ $0.keySetCache }), cache.fetchedAt >= askedAt || (!reload && cache.isFresh(at: clock.now())) {
+            return cache.keys
+        }
+        let now = clock.now()
+        var request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
+        request.redirects = .withinOrigin
+        let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
+        guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
+        let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))
+        documents.withLock { documents in
+            documents.keySetCache = cache
+            documents.keySetDocument = KeySetCache.forbidsStoring(cacheControl: response.header("Cache-Control")) ? nil : response.body
+        }
+        await saveProviderDocuments()
+        return cache.keys
+    }
+}
