@@ -48,6 +48,7 @@ enum SessionBench {
         try await ColdProcess.requests(into: &report)
         try await SharedSession.refreshRequests(into: &report)
         try await SharedSession.freshPath(options, into: &report)
+        try await ServerSessions.oneProvider(options, into: &report)
         return report
     }
 }

@@ -32,6 +32,10 @@ final class SessionBenchTests: XCTestCase {
         XCTAssertEqual(refreshes.map(\.name), ["refresh-requests.core.1000-concurrent-callers", "refresh-requests.facade.1000-concurrent-callers",
                                                 "refresh-requests.8-processes"])
         XCTAssertEqual(refreshes.map(\.actual), ["1", "1", "1"], "one refresh for 1,000 callers through the core and the facade, and for 8 processes")
+        let server = document.invariants.filter { $0.name.hasPrefix("server.") }
+        XCTAssertEqual(server.map(\.name), ["server.discovery-requests.200-sessions", "server.jwks-requests.200-sessions",
+                                            "server.refreshes-after-all-expire.200-sessions"])
+        XCTAssertEqual(server.map(\.actual), ["1", "1", "200"], "200 sessions on one provider: its documents once, a refresh each")
         XCTAssertTrue(document.allInvariantsHold)
         XCTAssertTrue(document.invariants.allSatisfy(\.holds))
     }
