@@ -32,13 +32,19 @@ public struct ProviderDocuments: Sendable, Codable, Equatable {
     }
 }
 
-/// A ``TokenStore`` that also keeps the provider's documents, so a new process with a fresh
-/// session makes no request before its own: ``FileTokenStore`` keeps them in a file beside the
-/// session. Neither call throws: the documents are a cache, and without them the client asks the
-/// provider.
-public protocol ProviderDocumentStore: TokenStore {
+/// Keeps an ``OpenIDProvider``'s documents across runs, so a new process makes no request for
+/// them while they are fresh (``FileProviderDocumentCache``). Neither call throws: the documents
+/// are a cache, and without them the provider is asked.
+public protocol ProviderDocumentCache: Sendable {
     /// The documents saved earlier; nil when there are none or they cannot be read.
     func loadProviderDocuments() async -> ProviderDocuments?
     /// Saves `documents`, replacing earlier ones; a failure is ignored.
     func saveProviderDocuments(_ documents: ProviderDocuments) async
 }
+
+/// A ``TokenStore`` that also keeps the provider's documents, so a new process with a fresh
+/// session makes no request before its own: ``FileTokenStore`` keeps them in a file beside the
+/// session. A client made with ``SessionClient/init(configuration:store:transport:clock:logger:)``
+/// keeps its provider's documents there; sessions sharing an ``OpenIDProvider`` use the
+/// provider's cache instead.
+public protocol ProviderDocumentStore: TokenStore, ProviderDocumentCache {}

@@ -37,7 +37,7 @@ public final class OpenIDProvider: Sendable {
     let clock: SessionClock
     let log: LogSink
     /// Where the documents are kept across runs, if anywhere.
-    let documentStore: (any ProviderDocumentStore)?
+    let documentStore: (any ProviderDocumentCache)?
     let documents = Locked(Documents())
     let metadataFlight = SingleFlight<ProviderMetadata>()
     let keySetFlight = SingleFlight<JSONWebKeySet?>()
@@ -49,11 +49,12 @@ public final class OpenIDProvider: Sendable {
     ///   - clock: the time source for document lifetimes and ID-token checks.
     ///   - logger: receives redacted log lines.
     ///   - documentStore: keeps the discovery document and key set across runs, so a later
-    ///     process makes no request while they are fresh (default: none; the documents live as long
-    ///     as the provider).
+    ///     process makes no request while they are fresh — one file for every session of a server
+    ///     with ``FileProviderDocumentCache`` (default: none; the documents live as long as the
+    ///     provider).
     public init(configuration: SessionConfiguration, transport: HTTPTransport = PlatformDefaults.httpTransport(),
                 clock: SessionClock = SystemClock(), logger: SessionLogger = SilentLogger(),
-                documentStore: (any ProviderDocumentStore)? = nil) {
+                documentStore: (any ProviderDocumentCache)? = nil) {
         self.configuration = configuration
         let log = LogSink(logger)
         self.exchange = ProviderExchange(transport: transport, log: log)

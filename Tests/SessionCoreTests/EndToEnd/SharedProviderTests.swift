@@ -72,3 +72,35 @@ final class SharedProviderTests: XCTestCase {
         XCTAssertEqual(local.requests(to: .discovery).count, 2)
     }
 }
+
+/// A provider's documents kept once for all its sessions, across runs.
+final class ProviderDocumentCacheAcrossRunsTests: XCTestCase {
+    func testAServersSessionsReadTheProvidersDocumentsFromOneFileAndTheNextRunAsksForNone() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("documents-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock()
+        let local = try LocalProvider(clock: clock) { $0.discoveryMaxAge = 3600; $0.jwksMaxAge = 3600 }
+        defer { local.stop() }
+        let configuration = try local.configuration()
+        func run(users: Int) async throws {
+            let provider = OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5), clock: clock,
+                                          documentStore: try FileProviderDocumentCache(configuration: configuration, directory: directory))
+            for user in 0..<users {
+                let store = FileTokenStore(fileURL: directory.appendingPathComponent("user-\(user).json"), configuration: configuration)
+                _ = try await SessionClient(provider: provider, store: store).signIn(agent: HeadlessUserAgent())
+            }
+        }
+        try await run(users: 3)
+        XCTAssertEqual(local.requests(to: .discovery).count, 1)
+        XCTAssertEqual(local.requests(to: .jwks).count, 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        XCTAssertEqual(files.filter { $0.hasSuffix(".provider") }.count, 1, "one documents file for the provider, none per session: \(files)")
+        XCTAssertEqual(files.filter { $0.hasPrefix("user-") && $0.hasSuffix(".json") }.count, 3)
+
+        // The next run of the server: the documents come from the file.
+        try await run(users: 2)
+        XCTAssertEqual(local.requests(to: .discovery).count, 1)
+        XCTAssertEqual(local.requests(to: .jwks).count, 1)
+    }
+}
