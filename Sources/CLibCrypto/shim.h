@@ -1,5 +1,6 @@
 // The parts of OpenSSL's libcrypto (3.x) that SessionService uses: digests, the system CSPRNG,
-// public-key import through OSSL_PARAM, private keys in PKCS #8, and RSA/ECDSA signatures.
+// public-key import through OSSL_PARAM, private keys in PKCS #8, RSA/ECDSA signatures, and
+// AES-256-GCM for the sealed pending sign-ins.
 //
 // libcrypto is loaded at run time (dlopen of libcrypto.so.3), not linked: building needs no
 // OpenSSL headers and no -dev package, and a machine without it gets a clear cryptoFailure
@@ -29,6 +30,8 @@ typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
 typedef struct ossl_param_st OSSL_PARAM;
 typedef struct ossl_param_bld_st OSSL_PARAM_BLD;
 typedef struct ECDSA_SIG_st ECDSA_SIG;
+typedef struct evp_cipher_st EVP_CIPHER;
+typedef struct evp_cipher_ctx_st EVP_CIPHER_CTX;
 
 /// Whether libcrypto could be used.
 enum clibcrypto_status { CLIBCRYPTO_LOADED = 0, CLIBCRYPTO_NOT_LOADED = 1, CLIBCRYPTO_NO_LIBRARY = 2, CLIBCRYPTO_NO_SYMBOL = 3 };
@@ -78,6 +81,16 @@ typedef struct {
     void (*ECDSA_SIG_get0)(const ECDSA_SIG *sig, const BIGNUM **pr, const BIGNUM **ps);
     ECDSA_SIG *(*d2i_ECDSA_SIG)(ECDSA_SIG **a, const unsigned char **in, long len);
     int (*i2d_ECDSA_SIG)(const ECDSA_SIG *a, unsigned char **out);
+    const EVP_CIPHER *(*EVP_aes_256_gcm)(void);
+    EVP_CIPHER_CTX *(*EVP_CIPHER_CTX_new)(void);
+    void (*EVP_CIPHER_CTX_free)(EVP_CIPHER_CTX *ctx);
+    int (*EVP_CIPHER_CTX_ctrl)(EVP_CIPHER_CTX *ctx, int type, int arg, void *ptr);
+    int (*EVP_EncryptInit_ex)(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *cipher, ENGINE *impl, const unsigned char *key, const unsigned char *iv);
+    int (*EVP_EncryptUpdate)(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl, const unsigned char *in, int inl);
+    int (*EVP_EncryptFinal_ex)(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl);
+    int (*EVP_DecryptInit_ex)(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *cipher, ENGINE *impl, const unsigned char *key, const unsigned char *iv);
+    int (*EVP_DecryptUpdate)(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl, const unsigned char *in, int inl);
+    int (*EVP_DecryptFinal_ex)(EVP_CIPHER_CTX *ctx, unsigned char *outm, int *outl);
 } clibcrypto_api;
 
 /// Loads libcrypto from `soname` into `api` (which starts zeroed).
@@ -128,6 +141,16 @@ static inline void clibcrypto_load(clibcrypto_api *api, const char *soname) {
     CLIBCRYPTO_FIND(ECDSA_SIG_get0)
     CLIBCRYPTO_FIND(d2i_ECDSA_SIG)
     CLIBCRYPTO_FIND(i2d_ECDSA_SIG)
+    CLIBCRYPTO_FIND(EVP_aes_256_gcm)
+    CLIBCRYPTO_FIND(EVP_CIPHER_CTX_new)
+    CLIBCRYPTO_FIND(EVP_CIPHER_CTX_free)
+    CLIBCRYPTO_FIND(EVP_CIPHER_CTX_ctrl)
+    CLIBCRYPTO_FIND(EVP_EncryptInit_ex)
+    CLIBCRYPTO_FIND(EVP_EncryptUpdate)
+    CLIBCRYPTO_FIND(EVP_EncryptFinal_ex)
+    CLIBCRYPTO_FIND(EVP_DecryptInit_ex)
+    CLIBCRYPTO_FIND(EVP_DecryptUpdate)
+    CLIBCRYPTO_FIND(EVP_DecryptFinal_ex)
 #undef CLIBCRYPTO_FIND
     api->status = CLIBCRYPTO_LOADED;
 }
@@ -148,6 +171,11 @@ static inline const clibcrypto_api *clibcrypto(void) {
     pthread_once(&once, clibcrypto_load_shared);
     return clibcrypto_storage();
 }
+
+// EVP_CTRL_GCM_SET_IVLEN, EVP_CTRL_GCM_GET_TAG and EVP_CTRL_GCM_SET_TAG (openssl/evp.h).
+static inline int clibcrypto_ctrl_gcm_set_ivlen(void) { return 0x9; }
+static inline int clibcrypto_ctrl_gcm_get_tag(void) { return 0x10; }
+static inline int clibcrypto_ctrl_gcm_set_tag(void) { return 0x11; }
 
 // EVP_PKEY_PUBLIC_KEY (OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY).
 static inline int clibcrypto_selection_public_key(void) { return 0x86; }

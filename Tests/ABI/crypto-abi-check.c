@@ -64,6 +64,16 @@ SAME_FUNCTION(ECDSA_SIG_set0);
 SAME_FUNCTION(ECDSA_SIG_get0);
 SAME_FUNCTION(d2i_ECDSA_SIG);
 SAME_FUNCTION(i2d_ECDSA_SIG);
+SAME_FUNCTION(EVP_aes_256_gcm);
+SAME_FUNCTION(EVP_CIPHER_CTX_new);
+SAME_FUNCTION(EVP_CIPHER_CTX_free);
+SAME_FUNCTION(EVP_CIPHER_CTX_ctrl);
+SAME_FUNCTION(EVP_EncryptInit_ex);
+SAME_FUNCTION(EVP_EncryptUpdate);
+SAME_FUNCTION(EVP_EncryptFinal_ex);
+SAME_FUNCTION(EVP_DecryptInit_ex);
+SAME_FUNCTION(EVP_DecryptUpdate);
+SAME_FUNCTION(EVP_DecryptFinal_ex);
 
 static int differences = 0;
 #define SAME_NAME(ours, theirs) \
@@ -79,10 +89,15 @@ int main(void) {
     SAME_NAME(clibcrypto_param_group(), OSSL_PKEY_PARAM_GROUP_NAME);
     SAME_NAME(clibcrypto_param_public_key(), OSSL_PKEY_PARAM_PUB_KEY);
     SAME_NAME(clibcrypto_curve_p256(), SN_X9_62_prime256v1);
+    if (clibcrypto_ctrl_gcm_set_ivlen() != EVP_CTRL_GCM_SET_IVLEN || clibcrypto_ctrl_gcm_get_tag() != EVP_CTRL_GCM_GET_TAG
+        || clibcrypto_ctrl_gcm_set_tag() != EVP_CTRL_GCM_SET_TAG) {
+        fprintf(stderr, "the GCM control codes differ from openssl/evp.h\n");
+        differences++;
+    }
     if (differences > 0) return 1;
     // And the library really loads, every symbol found.
     const clibcrypto_api *api = clibcrypto();
     if (api->status != 0) { fprintf(stderr, "%s: status %d %s\n", clibcrypto_soname(), api->status, api->missing_symbol ? api->missing_symbol : ""); return 1; }
-    printf("CLibCrypto: 6 names and %d functions match %s\n", 41, OPENSSL_VERSION_TEXT);
+    printf("CLibCrypto: 6 names, 3 control codes and %d functions match %s\n", 51, OPENSSL_VERSION_TEXT);
     return 0;
 }

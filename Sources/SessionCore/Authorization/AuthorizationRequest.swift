@@ -64,6 +64,18 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.issuerRequired = metadata.authorizationResponseIssParameterSupported
     }
 
+    /// A request as it was built, restored from its parts (a sealed pending authorization).
+    init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, pkce: PKCE, issuer: String, issuerRequired: Bool) {
+        self.url = url
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.state = state
+        self.nonce = nonce
+        self.pkce = pkce
+        self.issuer = issuer
+        self.issuerRequired = issuerRequired
+    }
+
     /// The scopes and the endpoint, with every parameter value redacted.
     public var description: String { "AuthorizationRequest(\(scopes.joined(separator: " ")), \(Redaction.url(url)))" }
 }

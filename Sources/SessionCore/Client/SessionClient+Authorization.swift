@@ -16,6 +16,14 @@ extension SessionClient {
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
     func beginAuthorization(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
+        let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: redirectURI)
+        pending = request
+        log(.info, "authorization started: \(request)")
+        return request
+    }
+
+    /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere.
+    func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
         let scopes = try configuration.requestedScopes(scopes, allowingNone: false)
         guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
@@ -23,10 +31,7 @@ extension SessionClient {
                                message: "the agent's redirect URI differs from the configured one in more than its loopback port")
         }
         let metadata = try await discover()
-        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
-        pending = request
-        log(.info, "authorization started: \(request)")
-        return request
+        return try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
     }
 
     /// True when an authorization is pending and `url` addresses its redirect URI. Does not
@@ -85,7 +90,7 @@ extension SessionClient {
 
     /// Exchanges an accepted response's code and keeps the tokens, unless the session changed
     /// since `startGeneration`.
-    private func finishAuthorization(_ request: AuthorizationRequest, _ response: AuthorizationResponse,
+    func finishAuthorization(_ request: AuthorizationRequest, _ response: AuthorizationResponse,
                                      ifGeneration startGeneration: Int) async throws -> SessionTokens {
         let metadata = try await discover()
         let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)

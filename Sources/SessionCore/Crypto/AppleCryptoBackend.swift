@@ -21,6 +21,24 @@ package enum AppleCryptoBackend: CryptoBackend {
         return Data(bytes)
     }
 
+    package static func sealAES256GCM(key: Data, nonce: Data, plaintext: Data, authenticating authenticatedData: Data) throws -> Data {
+        guard key.count == 32 else { throw PlatformCrypto.failure("AES-256-GCM needs a 32-byte key") }
+        do {
+            let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: key), nonce: try AES.GCM.Nonce(data: nonce),
+                                       authenticating: authenticatedData)
+            return box.ciphertext + box.tag
+        } catch {
+            throw PlatformCrypto.failure("AES-GCM sealing failed")
+        }
+    }
+
+    package static func openAES256GCM(key: Data, nonce: Data, sealed: Data, authenticating authenticatedData: Data) throws -> Data? {
+        guard key.count == 32 else { throw PlatformCrypto.failure("AES-256-GCM needs a 32-byte key") }
+        guard sealed.count >= 16, let box = try? AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: sealed.prefix(sealed.count - 16),
+                                                                   tag: sealed.suffix(16)) else { return nil }
+        return try? AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: authenticatedData)
+    }
+
     package static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
         let der = RSAPublicKeyDER.encode(modulus: modulus, exponent: exponent)
         let attributes: [CFString: Any] = [kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeyClass: kSecAttrKeyClassPublic]

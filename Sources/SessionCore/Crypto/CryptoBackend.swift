@@ -18,6 +18,12 @@ package protocol CryptoBackend {
     /// True when `rawSignature` (r || s, 32 bytes each) is an ECDSA P-256 SHA-256 signature of
     /// `message` under the public point (`x`, `y`).
     static func verifyES256(x: Data, y: Data, message: Data, rawSignature: Data) throws -> Bool
+    /// AES-256-GCM: `plaintext` sealed under `key` (32 bytes) with `nonce` (12 bytes),
+    /// authenticating `authenticatedData`; the ciphertext followed by the 16-byte tag.
+    static func sealAES256GCM(key: Data, nonce: Data, plaintext: Data, authenticating authenticatedData: Data) throws -> Data
+    /// Opens what ``sealAES256GCM(key:nonce:plaintext:authenticating:)`` sealed; nil when the tag
+    /// does not verify (another key, another nonce or authenticated data, a changed byte).
+    static func openAES256GCM(key: Data, nonce: Data, sealed: Data, authenticating authenticatedData: Data) throws -> Data?
 }
 
 #if canImport(CLibCrypto)

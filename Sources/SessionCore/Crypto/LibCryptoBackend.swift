@@ -23,6 +23,81 @@ package enum LibCryptoBackend: CryptoBackend {
         return Data(bytes)
     }
 
+    package static func sealAES256GCM(key: Data, nonce: Data, plaintext: Data, authenticating authenticatedData: Data) throws -> Data {
+        let crypto = try LibCrypto.functions()
+        let context = try gcmContext(crypto, key: key, nonce: nonce, encrypting: true)
+        defer { crypto.EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0
+        guard update(authenticatedData, into: nil, &length, { crypto.EVP_EncryptUpdate(context, $0, $1, $2, $3) }) else {
+            throw PlatformCrypto.failure("AES-GCM could not authenticate the data")
+        }
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var written: Int32 = 0
+        let ok = sealed.withUnsafeMutableBufferPointer { out -> Bool in
+            guard update(plaintext, into: out.baseAddress, &written, { crypto.EVP_EncryptUpdate(context, $0, $1, $2, $3) }) else { return false }
+            var final: Int32 = 0
+            guard crypto.EVP_EncryptFinal_ex(context, out.baseAddress.map { $0 + Int(written) }, &final) == 1 else { return false }
+            written += final
+            return crypto.EVP_CIPHER_CTX_ctrl(context, clibcrypto_ctrl_gcm_get_tag(), 16, out.baseAddress.map { UnsafeMutableRawPointer($0 + Int(written)) }) == 1
+        }
+        guard ok, Int(written) == plaintext.count else { throw PlatformCrypto.failure("AES-GCM sealing failed") }
+        return Data(sealed)
+    }
+
+    package static func openAES256GCM(key: Data, nonce: Data, sealed: Data, authenticating authenticatedData: Data) throws -> Data? {
+        guard sealed.count >= 16 else { return nil }
+        let crypto = try LibCrypto.functions()
+        let context = try gcmContext(crypto, key: key, nonce: nonce, encrypting: false)
+        defer { crypto.EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0
+        guard update(authenticatedData, into: nil, &length, { crypto.EVP_DecryptUpdate(context, $0, $1, $2, $3) }) else { return nil }
+        let ciphertext = sealed.prefix(sealed.count - 16)
+        var tag = [UInt8](sealed.suffix(16))
+        guard crypto.EVP_CIPHER_CTX_ctrl(context, clibcrypto_ctrl_gcm_set_tag(), 16, &tag) == 1 else { return nil }
+        var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
+        var written: Int32 = 0
+        let verified = plaintext.withUnsafeMutableBufferPointer { out -> Bool in
+            guard update(Data(ciphertext), into: out.baseAddress, &written, { crypto.EVP_DecryptUpdate(context, $0, $1, $2, $3) }) else { return false }
+            var final: Int32 = 0
+            // The tag is checked here: a changed byte anywhere fails.
+            guard crypto.EVP_DecryptFinal_ex(context, out.baseAddress.map { $0 + Int(written) }, &final) == 1 else { return false }
+            written += final
+            return true
+        }
+        crypto.ERR_clear_error()
+        guard verified else { return nil }
+        return Data(plaintext.prefix(Int(written)))
+    }
+
+    /// A context for AES-256-GCM with `key` and `nonce`, for sealing or opening.
+    private static func gcmContext(_ crypto: clibcrypto_api, key: Data, nonce: Data, encrypting: Bool) throws -> OpaquePointer {
+        guard key.count == 32, nonce.count == 12 else { throw PlatformCrypto.failure("AES-256-GCM needs a 32-byte key and a 12-byte nonce") }
+        guard let context = crypto.EVP_CIPHER_CTX_new() else { throw PlatformCrypto.failure("AES-GCM: no cipher context") }
+        guard let initialize = encrypting ? crypto.EVP_EncryptInit_ex : crypto.EVP_DecryptInit_ex else {
+            crypto.EVP_CIPHER_CTX_free(context)
+            throw PlatformCrypto.failure("AES-GCM could not be set up")
+        }
+        let ready = initialize(context, crypto.EVP_aes_256_gcm(), nil, nil, nil) == 1
+            && crypto.EVP_CIPHER_CTX_ctrl(context, clibcrypto_ctrl_gcm_set_ivlen(), 12, nil) == 1
+            && key.withUnsafeBytes { keyBytes in
+                nonce.withUnsafeBytes { nonceBytes in
+                    initialize(context, nil, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, nonceBytes.bindMemory(to: UInt8.self).baseAddress) == 1
+                }
+            }
+        guard ready else {
+            crypto.EVP_CIPHER_CTX_free(context)
+            throw PlatformCrypto.failure("AES-GCM could not be set up")
+        }
+        return context
+    }
+
+    /// One EVP update of `input` (authenticated data when `output` is nil); true when it succeeded.
+    private static func update(_ input: Data, into output: UnsafeMutablePointer<UInt8>?, _ written: inout Int32,
+                               _ call: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>, UnsafePointer<UInt8>?, Int32) -> Int32) -> Bool {
+        guard !input.isEmpty else { return true }
+        return input.withUnsafeBytes { bytes in call(output, &written, bytes.bindMemory(to: UInt8.self).baseAddress, Int32(bytes.count)) == 1 }
+    }
+
     package static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
         let crypto = try LibCrypto.functions()
         let n = try bignum(modulus)

@@ -6,10 +6,11 @@ extension OpenIDProvider {
     /// once and cached; concurrent callers share one fetch. (Its RFC 8414 document is read only
     /// when a revocation needs an endpoint this one does not name: see ``revocationEndpoint()``.)
     ///
-    /// A ``documentStore`` (``FileTokenStore`` is one) saves the document and the key set, and a
-    /// later process reuses them without a request while they are fresh: for the lifetime the provider's `Cache-Control: max-age`
-    /// gave them, within five minutes and one day, one hour when it gave none; never one it sent
-    /// with `no-store`. Read back, they are checked as strictly as when they were received.
+    /// The provider's document store (``FileProviderDocumentCache``, or a ``FileTokenStore``) saves
+    /// the document and the key set, and a later process reuses them without a request while they
+    /// are fresh: for the lifetime the provider's `Cache-Control: max-age` gave them, within five
+    /// minutes and one day, one hour when it gave none; never one it sent with `no-store`. Read
+    /// back, they are checked as strictly as when they were received.
     /// - Throws: `invalidDiscoveryDocument`, `issuerMismatch`, `unsupportedProviderFeature`, or a
     ///   transport error, all with process `configuration`.
     public func discover() async throws -> ProviderMetadata {

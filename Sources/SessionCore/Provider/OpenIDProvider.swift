@@ -41,6 +41,9 @@ public final class OpenIDProvider: Sendable {
     let documents = Locked(Documents())
     let metadataFlight = SingleFlight<ProviderMetadata>()
     let keySetFlight = SingleFlight<JSONWebKeySet?>()
+    /// The sealed authorizations finished here, by a digest of their `state`, until they expire:
+    /// each is finished once on this provider.
+    let finishedSealedAuthorizations = Locked<[String: Date]>([:])
 
     /// Creates a provider. Nothing is fetched until first needed.
     /// - Parameters:

@@ -51,3 +51,41 @@ public enum P256 {
         }
     }
 }
+
+/// https://developer.apple.com/documentation/cryptokit/symmetrickey
+public struct SymmetricKey: Sendable {
+    /// https://developer.apple.com/documentation/cryptokit/symmetrickey/init(data:)
+    public init<D: ContiguousBytes>(data: D) { fatalError("declaration only") }
+}
+
+/// https://developer.apple.com/documentation/cryptokit/aes
+public enum AES {
+    /// https://developer.apple.com/documentation/cryptokit/aes/gcm
+    public enum GCM {
+        /// https://developer.apple.com/documentation/cryptokit/aes/gcm/nonce
+        public struct Nonce: Sendable {
+            /// https://developer.apple.com/documentation/cryptokit/aes/gcm/nonce/init(data:)
+            public init<D: DataProtocol>(data: D) throws { fatalError("declaration only") }
+        }
+
+        /// https://developer.apple.com/documentation/cryptokit/aes/gcm/sealedbox
+        public struct SealedBox: Sendable {
+            /// https://developer.apple.com/documentation/cryptokit/aes/gcm/sealedbox/init(nonce:ciphertext:tag:)
+            public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/aes/gcm/sealedbox/ciphertext
+            public var ciphertext: Data { fatalError("declaration only") }
+            /// https://developer.apple.com/documentation/cryptokit/aes/gcm/sealedbox/tag
+            public var tag: Data { fatalError("declaration only") }
+        }
+
+        /// https://developer.apple.com/documentation/cryptokit/aes/gcm/seal(_:using:nonce:authenticating:)
+        public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+            _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil, authenticating authenticatedData: AuthenticatedData
+        ) throws -> SealedBox { fatalError("declaration only") }
+
+        /// https://developer.apple.com/documentation/cryptokit/aes/gcm/open(_:using:authenticating:)
+        public static func open<AuthenticatedData: DataProtocol>(
+            _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+        ) throws -> Data { fatalError("declaration only") }
+    }
+}

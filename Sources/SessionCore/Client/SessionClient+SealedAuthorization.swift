@@ -1,0 +1,71 @@
+import Foundation
+
+/// A sign-in any server can finish: the pending request leaves with the browser, sealed, instead
+/// of staying in the memory of the server that began it.
+extension SessionClient {
+    /// Builds an authorization request as ``beginAuthorization(scopes:)`` does, and hands its
+    /// pending part out sealed with `key` instead of keeping it here: any server whose client has
+    /// the same configuration and key can finish it with
+    /// ``completeAuthorization(callbackURL:pending:key:)``. Nothing pending is kept here, so this
+    /// client's own ``beginAuthorization(scopes:)`` is not disturbed.
+    /// - Parameters:
+    ///   - scopes: as for ``beginAuthorization(scopes:)``.
+    ///   - key: the app's sealing key, the same on every server.
+    ///   - lifetime: how long the sign-in may take, in seconds (default ten minutes).
+    /// - Returns: the request, whose `url` the browser is sent to, and the sealed value to give it
+    ///   along (a cookie).
+    /// - Throws: as ``beginAuthorization(scopes:)``; `invalidConfiguration` for a lifetime that is
+    ///   not positive and finite; `cryptoFailure`.
+    public func beginAuthorization(scopes: [String]? = nil, sealingWith key: AuthorizationSealingKey,
+                                   lifetime: TimeInterval = 600) async throws -> (request: AuthorizationRequest, pending: SealedAuthorization) {
+        guard lifetime.isFinite, lifetime > 0 else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "a sealed sign-in's lifetime must be a positive number of seconds")
+        }
+        do {
+            let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: configuration.redirectURI)
+            let sealed = try SealedAuthorizationPayload(request, expiresAt: clock.now().addingTimeInterval(lifetime)).seal(with: key, for: configuration)
+            log(.info, "sealed authorization started: \(request)")
+            return (request, sealed)
+        } catch let error as SessionError {
+            throw error.in(.authentication)
+        }
+    }
+
+    /// Finishes a sign-in ``beginAuthorization(scopes:sealingWith:lifetime:)`` began, here or on
+    /// another server: opens `pending` with `key`, checks `callbackURL` as its response, exchanges
+    /// the code, validates the ID token and keeps the session, as
+    /// ``completeAuthorization(callbackURL:)`` does.
+    ///
+    /// A sealed value is finished once on a provider; across servers its code is what is used
+    /// once: the provider refuses a code it has seen (and a replayed one revokes what it gave).
+    /// - Throws: `stateMismatch` when `pending` was not sealed with `key` for this client, was
+    ///   changed, has expired, was finished before, or does not belong to `callbackURL`; then as
+    ///   ``completeAuthorization(callbackURL:)``.
+    public func completeAuthorization(callbackURL: URL, pending: SealedAuthorization, key: AuthorizationSealingKey) async throws -> SessionTokens {
+        let startGeneration = generation
+        do {
+            guard let payload = try SealedAuthorizationPayload.open(pending, with: key, for: configuration) else {
+                throw Self.sealRefused("the sealed sign-in cannot be opened with this key for this client, or was changed")
+            }
+            let now = clock.now()
+            guard now.timeIntervalSince1970 < payload.expiresAt else { throw Self.sealRefused("the sealed sign-in has expired") }
+            let request = try payload.request()
+            let response = try AuthorizationResponse(callbackURL: callbackURL, request: request)
+            let digest = try PlatformCrypto.hexDigest(of: request.state, bytes: 16)
+            let first = provider.finishedSealedAuthorizations.withLock { finished -> Bool in
+                finished = finished.filter { $0.value > now }
+                guard finished[digest] == nil else { return false }
+                finished[digest] = Date(timeIntervalSince1970: payload.expiresAt)
+                return true
+            }
+            guard first else { throw Self.sealRefused("the sealed sign-in was finished before") }
+            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+        } catch let error as SessionError {
+            throw error.in(.authentication)
+        }
+    }
+
+    private static func sealRefused(_ why: String) -> SessionError {
+        SessionError(.stateMismatch, process: .authentication, message: "authorization response: \(why)")
+    }
+}
