@@ -54,17 +54,11 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         guard let url = FormEncoding.url(metadata.authorizationEndpoint, appending: parameters) else {
             throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization URL cannot be built")
         }
-        self.url = url
-        self.redirectURI = redirectURI
-        self.scopes = scopes
-        self.state = state
-        self.nonce = nonce
-        self.pkce = pkce
-        self.issuer = metadata.issuer
-        self.issuerRequired = metadata.authorizationResponseIssParameterSupported
+        self.init(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce, issuer: metadata.issuer,
+                  issuerRequired: metadata.authorizationResponseIssParameterSupported)
     }
 
-    /// A request as it was built, restored from its parts (a sealed pending authorization).
+    /// A request from its parts: as it is built, or restored (a sealed pending authorization).
     init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, pkce: PKCE, issuer: String, issuerRequired: Bool) {
         self.url = url
         self.redirectURI = redirectURI

@@ -92,8 +92,11 @@ struct SealedAuthorizationPayload: Codable {
     /// The payload `sealed` holds for `configuration`, or nil when it was not sealed with `key` for
     /// it, was changed, or is not a sealed authorization at all.
     static func open(_ sealed: SealedAuthorization, with key: AuthorizationSealingKey, for configuration: SessionConfiguration) throws -> Self? {
-        guard sealed.value.utf8.count <= 16_384, sealed.value.hasPrefix(prefix),
-              let bytes = Base64URL.decode(String(sealed.value.dropFirst(prefix.count))), bytes.count > 12 + 16 else { return nil }
+        let encoded = String(sealed.value.dropFirst(prefix.count))
+        // Canonical base64url only: a value whose unused trailing bits were changed decodes to the
+        // same bytes, and is refused like any other change.
+        guard sealed.value.utf8.count <= 16_384, sealed.value.hasPrefix(prefix), let bytes = Base64URL.decode(encoded),
+              bytes.count > 12 + 16, Exact.equal(Base64URL.encode(bytes), encoded) else { return nil }
         guard let plaintext = try PlatformCryptoBackend.openAES256GCM(key: key.bytes, nonce: bytes.prefix(12), sealed: bytes.dropFirst(12),
                                                                       authenticating: binding(configuration)) else { return nil }
         return try? JSONDecoder().decode(Self.self, from: plaintext)
