@@ -36,7 +36,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 enum FuzzTarget: String, CaseIterable {
     case jws, discovery, tokenResponse = "token-response", authorizationResponse = "authorization-response"
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
-    case appAuthArchive = "appauth-archive", responseHeaders = "response-headers"
+    case appAuthArchive = "appauth-archive", responseHeaders = "response-headers", sealedAuthorization = "sealed-authorization"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -58,6 +58,7 @@ enum FuzzTarget: String, CaseIterable {
         case .privateKey: CoreTargets.privateKey(data)
         case .appAuthArchive: LegacyArchiveTarget.run(data)
         case .responseHeaders: ResponseHeaderTarget.run(data)
+        case .sealedAuthorization: SealedAuthorizationTarget.run(data)
         }
     }
 }
