@@ -1,0 +1,70 @@
+import Foundation
+
+/// Several accounts signed in at one provider, as an app that lets its user switch between them
+/// keeps them: list them, open one as a ``SessionClient``, sign another in, remove one — each
+/// without touching the others.
+///
+/// ```swift
+/// let accounts = AccountSessions(provider: provider, store: try FileAccountStore(configuration: configuration))
+/// let (work, session) = try await accounts.signIn(agent: LoopbackBrowserAgent())
+/// for account in try await accounts.accounts() { print(account.email ?? account.subject) }
+/// try await accounts.remove(work)
+/// ```
+public final class AccountSessions: Sendable {
+    /// The provider every account's session is on.
+    public let provider: OpenIDProvider
+    /// Where the accounts' sessions are kept.
+    public let store: AccountStore
+
+    /// The accounts `store` keeps, at `provider`.
+    public init(provider: OpenIDProvider, store: AccountStore) {
+        self.provider = provider
+        self.store = store
+    }
+
+    /// The accounts whose sessions are kept, by when they signed in (the latest first).
+    public func accounts() async throws -> [Account] {
+        var found: [Account] = []
+        for subject in try await store.storedSubjects() {
+            guard let tokens = try await store.tokenStore(forSubject: subject).load(),
+                  let account = Account(tokens: tokens, issuer: provider.configuration.issuer.absoluteString) else { continue }
+            found.append(account)
+        }
+        return found.sorted { ($0.signedInAt ?? .distantPast) > ($1.signedInAt ?? .distantPast) }
+    }
+
+    /// The session of `account`, restored from its store.
+    /// - Throws: `notAuthenticated` when the account's session is no longer kept; the store's errors.
+    public func session(for account: Account) async throws -> SessionClient {
+        let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: account.subject))
+        guard try await client.loadStoredSession() != nil else { throw SessionError.noSession(.authentication) }
+        return client
+    }
+
+    /// Signs an account in through `agent` (``SessionClient/signIn(scopes:agent:)``) and keeps its
+    /// session apart from the others': a new account is added, one already kept gets the new
+    /// session. The other accounts are not touched.
+    /// - Throws: as ``SessionClient/signIn(scopes:agent:)``; `invalidConfiguration` when `scopes`
+    ///   leave out `openid` (without an ID token, no account is named).
+    public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> (account: Account, session: SessionClient) {
+        if let scopes, !scopes.contains("openid") {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "an account is named by its ID token: ask for openid")
+        }
+        let tokens = try await SessionClient(provider: provider).signIn(scopes: scopes, agent: agent)
+        guard let account = Account(tokens: tokens, issuer: provider.configuration.issuer.absoluteString) else {
+            throw SessionError(.idTokenMissing, process: .authentication, message: "the sign-in named no account: its ID token is missing")
+        }
+        let kept = try store.tokenStore(forSubject: account.subject)
+        try await kept.save(tokens)
+        let session = SessionClient(provider: provider, store: kept)
+        _ = try await session.loadStoredSession()
+        return (account, session)
+    }
+
+    /// Removes `account`: revokes its tokens first when `revokeTokens` (a failed revocation keeps
+    /// it), then deletes its session. The other accounts are not touched.
+    public func remove(_ account: Account, revokeTokens: Bool = true) async throws {
+        let session = SessionClient(provider: provider, store: try store.tokenStore(forSubject: account.subject))
+        try await session.signOut(revokeTokens: revokeTokens)
+    }
+}
