@@ -35,6 +35,7 @@ mkdir -p "$RUN"
 export INTEROP_WORK="$RUN"
 export INTEROP_DJANGO_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(48))')"
 export INTEROP_USERNAME="alice"
+export INTEROP_SECOND_USERNAME="bob"
 export INTEROP_PASSWORD="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(18))')"
 export INTEROP_CONFIDENTIAL_CLIENT_ID="interop-confidential"
 # Characters that form-URL-encoding must escape, as a real secret may hold them.

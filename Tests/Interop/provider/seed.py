@@ -1,5 +1,5 @@
-"""Creates the interop user, two public clients and a confidential one. Reads INTEROP_* variables;
-prints the user's id."""
+"""Creates the interop users (a second one for the several-accounts test), two public clients and a
+confidential one. Reads INTEROP_* variables; prints the first user's id."""
 import os
 
 import django
@@ -16,6 +16,11 @@ user.email = "alice@example.com"
 user.first_name = "Alice"
 user.last_name = "Interop"
 user.save()
+# A second account, with the same password.
+second, _ = User.objects.get_or_create(username=os.environ["INTEROP_SECOND_USERNAME"])
+second.set_password(os.environ["INTEROP_PASSWORD"])
+second.email = "bob@example.com"
+second.save()
 
 for client_id in ("interop-app", "interop-demo"):
     Application.objects.update_or_create(
