@@ -71,7 +71,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     ///   `networkError` when the port cannot be bound. Its ``AgentSession/present(_:)-(URL)``
     ///   throws `timeout` when no redirect arrives in time and `cancelled` when the task is cancelled.
     public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {
-        Session(receiver: try RedirectReceiver(redirectURI: configuredRedirectURI), purpose: purpose, agent: self)
+        Session(receiver: try RedirectReceiver(redirectURI: configuredRedirectURI, purpose: purpose), purpose: purpose, agent: self)
     }
 
     /// Presents `url` and waits on `redirectURI`, which must then carry its port (the URL was

@@ -15,7 +15,8 @@ final class RedirectReceiver: Sendable {
     private let server: LoopbackHTTPServer
     private let mailbox: Mailbox
 
-    init(redirectURI configured: URL) throws {
+    /// Listens on `configured`'s loopback address for the redirect of a page shown for `purpose`.
+    init(redirectURI configured: URL, purpose: AgentPurpose) throws {
         guard var components = URLComponents(url: configured, resolvingAgainstBaseURL: false),
               components.scheme?.lowercased() == "http",
               let bind = components.host.flatMap({ LoopbackHTTPServer.Host(rawValue: $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) }) else {
@@ -26,7 +27,7 @@ final class RedirectReceiver: Sendable {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "the redirect URI's port is out of range")
         }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        let mailbox = Mailbox()
+        let mailbox = Mailbox(received: RedirectPage.html(for: .accepted, purpose: purpose))
         do {
             server = try LoopbackHTTPServer(host: bind, port: UInt16(components.port ?? 0)) { request in
                 // A page on another origin that resolves its own name to 127.0.0.1 (DNS rebinding)
@@ -44,9 +45,11 @@ final class RedirectReceiver: Sendable {
                     return .respond(.text(page, status: 400, contentType: "text/html; charset=utf-8"))
                 }
                 // The client judges the redirect, and the browser is shown its judgement; the listener
-                // stops once the browser has its page.
-                let page = mailbox.deliver(target: request.target) ? mailbox.judgement(waitingAtMost: Self.judgementWait) : mailbox.laterPage
-                return .respondThenClose(.text(page, contentType: "text/html; charset=utf-8")) {
+                // stops once the browser that brought it has its page (a reload's answer stops nothing).
+                guard mailbox.deliver(target: request.target) else {
+                    return .respondThenClose(.text(mailbox.laterPage, contentType: "text/html; charset=utf-8")) {}
+                }
+                return .respondThenClose(.text(mailbox.judgement(waitingAtMost: Self.judgementWait), contentType: "text/html; charset=utf-8")) {
                     mailbox.browserAnswered()
                 }
             }
@@ -127,6 +130,12 @@ final class RedirectReceiver: Sendable {
         }
 
         private let shared = Locked(State())
+        /// The page for a redirect received before the client has judged it.
+        private let received: String
+
+        init(received: String) {
+            self.received = received
+        }
         /// Signalled once the judgement is given, for the browser's request waiting for it.
         private let judged = DispatchSemaphore(value: 0)
 
@@ -166,7 +175,7 @@ final class RedirectReceiver: Sendable {
         /// The page for a request that belongs to the sign-in but is not the first: the
         /// judgement, or, before there is one, that the redirect was received.
         var laterPage: String {
-            shared.withLock { $0.judgement } ?? RedirectPage.html(for: .accepted, purpose: .signIn)
+            shared.withLock { $0.judgement } ?? received
         }
 
         /// The browser has its page: the listener stops if the judgement is in.

@@ -24,13 +24,8 @@ public final class AccountSessions: Sendable {
 
     /// The accounts whose sessions are kept, by when they signed in (the latest first).
     public func accounts() async throws -> [Account] {
-        var found: [Account] = []
-        for subject in try await store.storedSubjects() {
-            guard let tokens = try await store.tokenStore(forSubject: subject).load(),
-                  let account = Account(tokens: tokens, issuer: provider.configuration.issuer.absoluteString) else { continue }
-            found.append(account)
-        }
-        return found.sorted { ($0.signedInAt ?? .distantPast) > ($1.signedInAt ?? .distantPast) }
+        let issuer = provider.configuration.issuer.absoluteString
+        return try await store.storedSessions().compactMap { Account(tokens: $0, issuer: issuer) }.sorted { ($0.signedInAt ?? .distantPast) > ($1.signedInAt ?? .distantPast) }
     }
 
     /// The session of `account`, restored from its store.
@@ -47,7 +42,7 @@ public final class AccountSessions: Sendable {
     /// - Throws: as ``SessionClient/signIn(scopes:agent:)``; `invalidConfiguration` when `scopes`
     ///   leave out `openid` (without an ID token, no account is named).
     public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> (account: Account, session: SessionClient) {
-        if let scopes, !scopes.contains("openid") {
+        if let scopes, !scopes.contains(where: { Exact.equal($0, "openid") }) {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "an account is named by its ID token: ask for openid")
         }
         let tokens = try await SessionClient(provider: provider).signIn(scopes: scopes, agent: agent)

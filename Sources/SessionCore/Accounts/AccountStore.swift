@@ -5,6 +5,7 @@ import Foundation
 public protocol AccountStore: Sendable {
     /// The token store of the account with `subject`: one session, as a ``TokenStore`` keeps it.
     func tokenStore(forSubject subject: String) throws -> TokenStore
-    /// The subjects of the accounts whose sessions are kept, in no particular order.
-    func storedSubjects() async throws -> [String]
+    /// The sessions kept, one per account, in no particular order; one that cannot be read, or
+    /// that is not where its subject's session belongs, is left out.
+    func storedSessions() async throws -> [SessionTokens]
 }

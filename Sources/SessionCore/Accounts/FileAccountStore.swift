@@ -20,26 +20,24 @@ public struct FileAccountStore: AccountStore {
 
     /// The session file of the account with `subject`.
     public func tokenStore(forSubject subject: String) throws -> TokenStore {
-        FileTokenStore(fileURL: directory.appendingPathComponent("account-\(try PlatformCrypto.hexDigest(of: subject, bytes: 16)).json"),
-                       configuration: configuration)
+        FileTokenStore(fileURL: try fileURL(forSubject: subject), configuration: configuration)
     }
 
-    /// The subjects of the session files in the directory that can be read; one that cannot is
-    /// left out (``AccountSessions/accounts()`` lists what can be opened).
-    public func storedSubjects() async throws -> [String] {
+    /// The sessions of the files in the directory that can be read and hold their own subject's
+    /// session (a file copied under another account's name is left out).
+    public func storedSessions() async throws -> [SessionTokens] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        var subjects: [String] = []
+        var sessions: [SessionTokens] = []
         for name in names.sorted() where name.hasPrefix("account-") && name.hasSuffix(".json") {
-            let store = FileTokenStore(fileURL: directory.appendingPathComponent(name), configuration: configuration)
-            guard let tokens = try? await store.load(), let subject = tokens.subject,
-                  Exact.equal(try tokenStore(forSubject: subject).fileURLPath, store.fileURL.path) else { continue }
-            subjects.append(subject)
+            let file = directory.appendingPathComponent(name)
+            guard let tokens = try? await FileTokenStore(fileURL: file, configuration: configuration).load(), let subject = tokens.subject,
+                  Exact.equal(try fileURL(forSubject: subject).lastPathComponent, name) else { continue }
+            sessions.append(tokens)
         }
-        return subjects
+        return sessions
     }
-}
 
-private extension TokenStore {
-    /// The session file's path, for a store that is a file.
-    var fileURLPath: String? { (self as? FileTokenStore)?.fileURL.path }
+    private func fileURL(forSubject subject: String) throws -> URL {
+        directory.appendingPathComponent("account-\(try PlatformCrypto.hexDigest(of: subject, bytes: 16)).json")
+    }
 }

@@ -77,9 +77,11 @@ struct SealedAuthorizationPayload: Codable {
                              pkce: try PKCE(verifier: codeVerifier), issuer: issuer, issuerRequired: issuerRequired)
     }
 
-    /// What the seal authenticates besides the payload: the client it was made for.
+    /// What the seal authenticates besides the payload: the client it was made for, and where its
+    /// response comes back.
     static func binding(_ configuration: SessionConfiguration) -> Data {
-        Data("SessionService sealed authorization v1\n\(configuration.issuer.absoluteString)\n\(configuration.clientID)".utf8)
+        Data(("SessionService sealed authorization v1\n\(configuration.issuer.absoluteString)\n\(configuration.clientID)\n"
+            + configuration.redirectURI.absoluteString).utf8)
     }
 
     func seal(with key: AuthorizationSealingKey, for configuration: SessionConfiguration) throws -> SealedAuthorization {
@@ -92,11 +94,13 @@ struct SealedAuthorizationPayload: Codable {
     /// The payload `sealed` holds for `configuration`, or nil when it was not sealed with `key` for
     /// it, was changed, or is not a sealed authorization at all.
     static func open(_ sealed: SealedAuthorization, with key: AuthorizationSealingKey, for configuration: SessionConfiguration) throws -> Self? {
-        let encoded = String(sealed.value.dropFirst(prefix.count))
+        // Byte by byte: the prefix is ASCII, and no Unicode equivalence may stand in for it.
+        let value = Array(sealed.value.utf8)
+        guard value.count <= 16_384, value.starts(with: prefix.utf8) else { return nil }
+        let encoded = String(decoding: value.dropFirst(prefix.utf8.count), as: UTF8.self)
         // Canonical base64url only: a value whose unused trailing bits were changed decodes to the
         // same bytes, and is refused like any other change.
-        guard sealed.value.utf8.count <= 16_384, sealed.value.hasPrefix(prefix), let bytes = Base64URL.decode(encoded),
-              bytes.count > 12 + 16, Exact.equal(Base64URL.encode(bytes), encoded) else { return nil }
+        guard let bytes = Base64URL.decode(encoded), bytes.count > 12 + 16, Exact.equal(Base64URL.encode(bytes), encoded) else { return nil }
         guard let plaintext = try PlatformCryptoBackend.openAES256GCM(key: key.bytes, nonce: bytes.prefix(12), sealed: bytes.dropFirst(12),
                                                                       authenticating: binding(configuration)) else { return nil }
         return try? JSONDecoder().decode(Self.self, from: plaintext)

@@ -75,6 +75,8 @@ public actor SessionClient {
     /// The provider's metadata (``OpenIDProvider/discover()``): known after the first call, then
     /// returned without a wait.
     public func discover() async throws -> ProviderMetadata {
+        // Read here, not through the provider's async method, which would leave the actor and
+        // come back on every call.
         if let metadata = provider.knownMetadata { return metadata }
         return try await provider.discover()
     }

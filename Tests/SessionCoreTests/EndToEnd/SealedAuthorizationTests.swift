@@ -79,6 +79,12 @@ final class SealedAuthorizationTests: XCTestCase {
         await assertSessionError(.stateMismatch) {
             try await elsewhere.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
         }
+        // The same client configured with its other redirect URI.
+        let otherRedirect = SessionClient(configuration: try servers.local.configuration(redirectURI: URL(string: "http://127.0.0.1/callback")!),
+                                          transport: CurlTransport(timeout: 5))
+        await assertSessionError(.stateMismatch) {
+            try await otherRedirect.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+        }
         XCTAssertTrue(servers.local.requests(to: .token).isEmpty, "no code was exchanged")
         // And the genuine value still works.
         _ = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
