@@ -65,6 +65,22 @@ final class AuthorizationOrderTests: XCTestCase {
         XCTAssertTrue(facade.provider.requests(to: .token).isEmpty)
     }
 
+    /// The cancelled sign-in's task is its own: the operation waiting behind it runs to its own
+    /// outcome (C4), not into the sign-in's cancellation (C14).
+    func testAnOperationBehindACancelledAuthorizationStillRuns_C4_C14() async throws {
+        let facade = try makeFacade()
+        var urls = await externalPath(facade).makeAsyncIterator()
+        facade.service.getAuthorization(completion: facade.log.completion("getAuthorization"))
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await urls.next()
+        facade.service.cancelAuthorization()
+        await facade.assertTranscript(after: FacadeHarness.initialized, [
+            "handler.authorizationURL()",
+            "A.didCancelAuthentication(cancelled)", "completion.getAuthorization(cancelled)",
+            "A.didFetchUserInfoWithError(notAuthenticated)", "completion.fetchUserInfo(notAuthenticated)",
+        ])
+    }
+
     func testResumeSessionCompletesTheAuthorizationOnce_C13() async throws {
         let facade = try makeFacade()
         var urls = await externalPath(facade).makeAsyncIterator()
