@@ -20,6 +20,8 @@ struct DemoEnvironment {
     /// True when a stored session existed before `initialize`, so a restore callback follows it.
     let hasStoredSession: Bool
     let keepsSession: Bool
+    /// Where `--interactive` keeps its accounts (a service of several accounts); nil in the walk.
+    let accountStore: AccountStore?
     /// Sign in on another device (`--device`).
     var device = false
     /// End the provider's session too (`--end-provider-session`).
@@ -47,6 +49,8 @@ struct DemoEnvironment {
             // A person at another device approves after a moment: here, after two polls a second apart.
             providerOptions.devicePollingInterval = 1
             providerOptions.approvesDeviceSignInsAfterPolls = 2
+            // A second person, for adding an account (`--interactive`'s add).
+            providerOptions.users = [.erika, .max]
             let local = try LocalProvider(options: providerOptions)
             provider = local
             configuration = try local.configuration(scopes: options.scopes)
@@ -54,28 +58,52 @@ struct DemoEnvironment {
         }
         let store: TokenStore = inKeyring ? keyringStore(configuration)
             : storeFile.map { FileTokenStore(fileURL: $0, configuration: configuration) as TokenStore } ?? InMemoryTokenStore()
-        if options.discardsSession { try await store.clear() }
+        // `--interactive` keeps several accounts: beside the file (PATH.accounts), in the keyring, or in memory.
+        var accountStore: AccountStore?
+        if options.mode == .interactive {
+            accountStore = try inKeyring ? keyringAccountStore(configuration)
+                : storeFile.map { try FileAccountStore(configuration: configuration, directory: $0.appendingPathExtension("accounts")) }
+                ?? InMemoryAccountStore()
+        }
+        if options.discardsSession {
+            try await store.clear()
+            if let accountStore {
+                for tokens in (try? await accountStore.storedSessions()) ?? [] {
+                    if let subject = tokens.subject { try await accountStore.tokenStore(forSubject: subject).clear() }
+                }
+            }
+        }
         var stored: SessionTokens?
         var storeNote = ""
         do {
-            stored = try await store.load()
+            if let accountStore {
+                stored = try await accountStore.storedSessions().first
+            } else {
+                stored = try await store.load()
+            }
         } catch {
             // Told once, with the way out: initialize's restore fails on it the same way.
             let reason = (error as? SessionError).map(CallbackPrinter.describe) ?? "\(type(of: error))"
             storeNote = "\nThe stored session cannot be used (\(reason)); add --discard-session to delete it."
         }
-        let service = SessionService(store: { _ in store }, agent: agent)
+        var makeAccountStore: (@Sendable (SessionConfiguration) throws -> AccountStore)?
+        if let accountStore { makeAccountStore = { _ in accountStore } }
+        let service = SessionService(store: { _ in store }, accountStore: makeAccountStore, agent: agent)
         service.callbackQueue = CallbackPrinter.makeQueue()
         service.registerListener(printer)
         let providerText = provider.map { "the embedded LocalProvider at \($0.issuer.absoluteString) (it approves consent as erika)" }
             ?? configuration.issuer.absoluteString
         let discarded = options.discardsSession ? " (what it held was discarded)" : ""
-        let storeText = inKeyring ? "session stored in the desktop keyring (Secret Service)" + discarded
+        let storeText = accountStore != nil
+            ? (inKeyring ? "accounts stored in the desktop keyring (Secret Service)" + discarded
+               : storeFile.map { "accounts stored in \($0.appendingPathExtension("accounts").path)" + discarded } ?? "accounts kept in memory")
+            : inKeyring ? "session stored in the desktop keyring (Secret Service)" + discarded
             : storeFile.map { "session stored in \($0.path)" + discarded } ?? "a temporary in-memory store"
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
-                               hasStoredSession: stored != nil, keepsSession: storeFile != nil || inKeyring, device: options.device,
+                               hasStoredSession: stored != nil, keepsSession: storeFile != nil || inKeyring, accountStore: accountStore,
+                               device: options.device,
                                endsProviderSession: options.endsProviderSession)
     }
 

@@ -127,7 +127,8 @@ struct DemoOptions {
                                                         walk through every operation against the
                                                         embedded LocalProvider (no account needed)
           session-demo --interactive [--store PATH]     a menu like netID's example app, reading
-                                                        commands from standard input
+                                                        commands from standard input; it keeps
+                                                        several accounts (add, accounts, switch)
           session-demo --issuer URL --client-id ID [--redirect-uri http://127.0.0.1:PORT/callback]
                        [--scope S] [--no-browser] [--interactive] [--store PATH]
                        [--client-auth basic|post --client-secret-file FILE]
@@ -138,7 +139,8 @@ struct DemoOptions {
         OPTIONS
           --store PATH     keep the session in PATH; a second run restores it (the walk then keeps
                            the session instead of ending it). --store keyring keeps it in the desktop
-                           keyring (the Secret Service: GNOME Keyring, KWallet) instead
+                           keyring (the Secret Service: GNOME Keyring, KWallet) instead. With
+                           --interactive, the accounts are kept in the directory PATH.accounts
           --discard-session  delete what the store holds first, readable or not: the way out when a
                            stored session cannot be used (SessionClient.discardStoredSession() in code)
           --device         sign in on another device (RFC 8628): the demo prints a code and a URL to open

@@ -20,7 +20,12 @@ struct InteractiveSession {
           5  update valid|invalid [TPID,SYNC_ID,ETPID] [TC-STRING]
                                           update permissions (identifiers default to TPID)
           6  expire                       set an expired access token
-          7  end [revoke]                 end session
+          7  end [revoke]                 end session (of the current account)
+          8  add [SUBJECT]                sign another account in; the embedded provider
+                                          approves as SUBJECT (erika or max; default max)
+          9  accounts                     list the accounts, the current one marked *
+         10  switch N|SUBJECT             make account N of the list (or SUBJECT's) current
+         11  remove N|SUBJECT [keep]      remove that account, revoking its tokens unless keep
           h  help                         this menu
           q  quit
         """
@@ -84,12 +89,41 @@ struct InteractiveSession {
             console.line("  (the access token now counts as expired; the next call refreshes it)", .quiet)
         case "7", "end":
             _ = await outcome { try await service.endSession(revokeTokens: arguments.first == "revoke") }
+        case "8", "add":
+            if let local = environment.localProvider { local.scriptConsent(.approveAs(subject: arguments.first ?? "max")) }
+            _ = await outcome { try await service.getAuthorization(flow: environment.defaultFlow) }
+        case "9", "accounts":
+            guard case .success(let accounts) = await outcome(of: { try await service.accounts() }) else { return "cannot list the accounts" }
+            if accounts.isEmpty { console.line("  (no account is signed in)", .quiet) }
+            for (number, account) in accounts.enumerated() {
+                let mark = service.currentAccount?.id == account.id ? "*" : " "
+                let signedIn = account.signedInAt.map { ", signed in \($0.formatted(.iso8601))" } ?? ""
+                let name = [account.name, account.email.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
+                console.line(Console.printable("  \(mark) \(number + 1)  \(account.subject)\(name.isEmpty ? "" : " " + name)\(signedIn)"))
+            }
+        case "10", "switch":
+            guard let account = await listedAccount(arguments.first) else { return "switch needs the number or subject of an account (see accounts)" }
+            _ = await outcome { try await service.switchAccount(to: account) }
+        case "11", "remove":
+            guard let account = await listedAccount(arguments.first) else { return "remove needs the number or subject of an account (see accounts)" }
+            let result = await outcome { try await service.removeAccount(account, revokeTokens: arguments.dropFirst().first != "keep") }
+            if case .success = result, service.currentAccount == nil || service.currentAccount?.id != account.id {
+                console.line(Console.printable("  removed \(account.subject)"), .quiet)
+            }
         case "h", "help":
             console.line(Self.menu)
         default:
             return "unknown command \(command) (h for help)"
         }
         return nil
+    }
+
+    /// Account `word` of the list `accounts` prints: its number (from 1) or its subject; nil when
+    /// there is none.
+    private func listedAccount(_ word: String?) async -> Account? {
+        guard let word, case .success(let accounts) = await outcome(of: { try await environment.service.accounts() }) else { return nil }
+        if let number = Int(word) { return accounts.indices.contains(number - 1) ? accounts[number - 1] : nil }
+        return accounts.first { $0.subject == word }
     }
 
     /// `TPID,SYNC_ID` as identifier options; nil when a name is not one.

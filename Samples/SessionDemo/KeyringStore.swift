@@ -10,3 +10,13 @@ func keyringStore(_ configuration: SessionConfiguration) -> TokenStore {
     (try? PlatformDefaults.tokenStore(for: configuration)) ?? InMemoryTokenStore()
     #endif
 }
+
+/// The accounts `--interactive --store keyring` keeps: in the desktop keyring where SessionKeyring
+/// has it (Linux); on Apple platforms, the default account store.
+func keyringAccountStore(_ configuration: SessionConfiguration) -> AccountStore {
+    #if canImport(CLibSecret)
+    SecretServiceAccountStore(configuration: configuration)
+    #else
+    (try? PlatformDefaults.accountStore(for: configuration)) ?? InMemoryAccountStore()
+    #endif
+}

@@ -69,6 +69,8 @@ typedef struct {
     void *(*service_get_sync)(int, void *, clibsecret_gerror **);
     void *(*collection_for_alias_sync)(void *, const char *, int, void *, clibsecret_gerror **);
     int (*service_lock_sync)(void *, clibsecret_glist *, void *, clibsecret_glist **, clibsecret_gerror **);
+    void *(*item_get_attributes)(void *);
+    void *(*hash_table_lookup)(void *, const void *);
 } clibsecret_api;
 
 static inline void clibsecret_load_once(clibsecret_api *api) {
@@ -101,6 +103,8 @@ static inline void clibsecret_load_once(clibsecret_api *api) {
     CLIBSECRET_FIND(service_get_sync, "secret_service_get_sync")
     CLIBSECRET_FIND(collection_for_alias_sync, "secret_collection_for_alias_sync")
     CLIBSECRET_FIND(service_lock_sync, "secret_service_lock_sync")
+    CLIBSECRET_FIND(item_get_attributes, "secret_item_get_attributes")
+    CLIBSECRET_FIND(hash_table_lookup, "g_hash_table_lookup")
 #undef CLIBSECRET_FIND
 }
 
@@ -140,6 +144,16 @@ static inline const clibsecret_schema *clibsecret_schema_of_sessions(void) {
     return &schema;
 }
 
+/// SessionService's schema of several accounts: one item per issuer, client ID and account (a digest
+/// of the subject). Searches match the schema's name, so its items and the one-session items never mix.
+static inline const clibsecret_schema *clibsecret_schema_of_accounts(void) {
+    static const clibsecret_schema schema = {
+        "org.sessionservice.Account", 0, { { "issuer", 0 }, { "client_id", 0 }, { "account", 0 }, { NULL, 0 } },
+        0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    };
+    return &schema;
+}
+
 static inline int clibsecret_fail(const clibsecret_api *api, clibsecret_gerror *error, clibsecret_failure *failure) {
     failure->domain = error->domain == api->secret_error_quark() ? CLIBSECRET_SECRET
         : error->domain == api->dbus_error_quark() ? CLIBSECRET_DBUS
@@ -160,55 +174,126 @@ static inline const clibsecret_api *clibsecret_available(clibsecret_failure *fai
     return NULL;
 }
 
-/// Reads the item's secret text into *secret (free with free()); *secret is NULL when there is no
-/// item. A locked item is unlocked first, which may show the desktop's prompt; LOCKED when it stays
-/// locked (the prompt was dismissed or could not be shown).
-static inline int clibsecret_lookup(const char *issuer, const char *client_id, char **secret, clibsecret_failure *failure) {
-    *secret = NULL;
-    const clibsecret_api *api = clibsecret_available(failure);
-    if (api == NULL) return CLIBSECRET_FAILED;
-    clibsecret_gerror *error = NULL;
+/// The attributes naming an item: issuer and client ID, and the account when there is one (free
+/// with api->hash_table_unref; the strings are borrowed).
+static inline void *clibsecret_attributes(const clibsecret_api *api, const char *issuer, const char *client_id, const char *account) {
     void *attributes = api->hash_table_new(api->str_hash, api->str_equal);
     api->hash_table_insert(attributes, (void *)"issuer", (void *)issuer);
     api->hash_table_insert(attributes, (void *)"client_id", (void *)client_id);
-    clibsecret_glist *items = api->service_search_sync(NULL, clibsecret_schema_of_sessions(), attributes,
+    if (account != NULL) api->hash_table_insert(attributes, (void *)"account", (void *)account);
+    return attributes;
+}
+
+/// The secret text of a found item into *secret (free with free()); LOCKED when no secret was
+/// loaded: the item stayed locked (its lock flag is not always refreshed by then).
+static inline int clibsecret_secret_of(const clibsecret_api *api, void *item, char **secret) {
+    void *value = api->item_get_locked(item) ? NULL : api->item_get_secret(item);
+    if (value == NULL) return CLIBSECRET_LOCKED;
+    const char *text = api->value_get_text(value);
+    // An item whose secret is not text is not ours: an empty string says so to the decoder.
+    *secret = strdup(text != NULL ? text : "");
+    api->value_unref(value);
+    return CLIBSECRET_DONE;
+}
+
+/// Searches the items of issuer and client ID (and account, when not NULL: then under the schema of
+/// accounts), unlocking them and loading their secrets; a locked item is unlocked first, which may
+/// show the desktop's prompt.
+static inline int clibsecret_search(const clibsecret_api *api, const char *issuer, const char *client_id, const char *account,
+                                    const clibsecret_schema *schema, clibsecret_glist **items, clibsecret_failure *failure) {
+    clibsecret_gerror *error = NULL;
+    void *attributes = clibsecret_attributes(api, issuer, client_id, account);
+    *items = api->service_search_sync(NULL, schema, attributes,
         CLIBSECRET_SEARCH_ALL | CLIBSECRET_SEARCH_UNLOCK | CLIBSECRET_SEARCH_LOAD_SECRETS, NULL, &error);
     api->hash_table_unref(attributes);
     if (error != NULL) return clibsecret_fail(api, error, failure);
-    if (items == NULL) return CLIBSECRET_DONE;
-    int outcome = CLIBSECRET_DONE;
-    // No secret loaded: the item stayed locked (its lock flag is not always refreshed by then).
-    void *value = api->item_get_locked(items->data) ? NULL : api->item_get_secret(items->data);
-    if (value == NULL) {
-        outcome = CLIBSECRET_LOCKED;
-    } else {
-        const char *text = api->value_get_text(value);
-        // An item whose secret is not text is not ours: an empty string says so to the decoder.
-        *secret = strdup(text != NULL ? text : "");
-        api->value_unref(value);
-    }
+    return CLIBSECRET_DONE;
+}
+
+/// Reads the item's secret text into *secret (free with free()); *secret is NULL when there is no
+/// item. `account` NULL: the one-session item; otherwise that account's item. LOCKED when the item
+/// stays locked (the unlock prompt was dismissed or could not be shown).
+static inline int clibsecret_lookup(const char *issuer, const char *client_id, const char *account, char **secret,
+                                    clibsecret_failure *failure) {
+    *secret = NULL;
+    const clibsecret_api *api = clibsecret_available(failure);
+    if (api == NULL) return CLIBSECRET_FAILED;
+    clibsecret_glist *items = NULL;
+    const clibsecret_schema *schema = account == NULL ? clibsecret_schema_of_sessions() : clibsecret_schema_of_accounts();
+    int outcome = clibsecret_search(api, issuer, client_id, account, schema, &items, failure);
+    if (outcome != CLIBSECRET_DONE || items == NULL) return outcome;
+    outcome = clibsecret_secret_of(api, items->data, secret);
     api->list_free_full(items, api->object_unref);
     return outcome;
 }
 
-/// Creates or replaces the item, labelled `label`, in the default collection.
-static inline int clibsecret_store(const char *issuer, const char *client_id, const char *label, const char *secret,
-                                   clibsecret_failure *failure) {
+/// Every account item of issuer and client ID: *accounts[i] its account attribute and *secrets[i]
+/// its secret text, *count of them (free each string, then both arrays, with free()). LOCKED when
+/// an item stays locked; then nothing is returned.
+static inline int clibsecret_lookup_accounts(const char *issuer, const char *client_id, char ***accounts, char ***secrets,
+                                             int *count, clibsecret_failure *failure) {
+    *accounts = NULL;
+    *secrets = NULL;
+    *count = 0;
+    const clibsecret_api *api = clibsecret_available(failure);
+    if (api == NULL) return CLIBSECRET_FAILED;
+    clibsecret_glist *items = NULL;
+    int outcome = clibsecret_search(api, issuer, client_id, NULL, clibsecret_schema_of_accounts(), &items, failure);
+    if (outcome != CLIBSECRET_DONE || items == NULL) return outcome;
+    int length = 0;
+    for (clibsecret_glist *item = items; item != NULL; item = item->next) length++;
+    *accounts = calloc((size_t)length, sizeof(char *));
+    *secrets = calloc((size_t)length, sizeof(char *));
+    for (clibsecret_glist *item = items; item != NULL && outcome == CLIBSECRET_DONE; item = item->next) {
+        void *attributes = api->item_get_attributes(item->data);
+        const char *account = attributes != NULL ? api->hash_table_lookup(attributes, "account") : NULL;
+        char *secret = NULL;
+        if (account != NULL && (outcome = clibsecret_secret_of(api, item->data, &secret)) == CLIBSECRET_DONE) {
+            (*accounts)[*count] = strdup(account);
+            (*secrets)[*count] = secret;
+            (*count)++;
+        }
+        if (attributes != NULL) api->hash_table_unref(attributes);
+    }
+    api->list_free_full(items, api->object_unref);
+    if (outcome != CLIBSECRET_DONE) {
+        for (int i = 0; i < *count; i++) { free((*accounts)[i]); free((*secrets)[i]); }
+        free(*accounts);
+        free(*secrets);
+        *accounts = NULL;
+        *secrets = NULL;
+        *count = 0;
+    }
+    return outcome;
+}
+
+/// Creates or replaces the item (the account's, when `account` is not NULL), labelled `label`, in
+/// the default collection.
+static inline int clibsecret_store(const char *issuer, const char *client_id, const char *account, const char *label,
+                                   const char *secret, clibsecret_failure *failure) {
     const clibsecret_api *api = clibsecret_available(failure);
     if (api == NULL) return CLIBSECRET_FAILED;
     clibsecret_gerror *error = NULL;
-    int stored = api->password_store_sync(clibsecret_schema_of_sessions(), "default", label, secret, NULL, &error,
-                                          "issuer", issuer, "client_id", client_id, NULL);
+    int stored = account == NULL
+        ? api->password_store_sync(clibsecret_schema_of_sessions(), "default", label, secret, NULL, &error,
+                                   "issuer", issuer, "client_id", client_id, NULL)
+        : api->password_store_sync(clibsecret_schema_of_accounts(), "default", label, secret, NULL, &error,
+                                   "issuer", issuer, "client_id", client_id, "account", account, NULL);
     if (error != NULL) return clibsecret_fail(api, error, failure);
     return stored ? CLIBSECRET_DONE : CLIBSECRET_LOCKED;
 }
 
-/// Deletes the item; done when there was none.
-static inline int clibsecret_clear(const char *issuer, const char *client_id, clibsecret_failure *failure) {
+/// Deletes the item (the account's, when `account` is not NULL); done when there was none.
+static inline int clibsecret_clear(const char *issuer, const char *client_id, const char *account, clibsecret_failure *failure) {
     const clibsecret_api *api = clibsecret_available(failure);
     if (api == NULL) return CLIBSECRET_FAILED;
     clibsecret_gerror *error = NULL;
-    api->password_clear_sync(clibsecret_schema_of_sessions(), NULL, &error, "issuer", issuer, "client_id", client_id, NULL);
+    if (account == NULL) {
+        api->password_clear_sync(clibsecret_schema_of_sessions(), NULL, &error, "issuer", issuer, "client_id", client_id, NULL);
+    } else {
+        api->password_clear_sync(clibsecret_schema_of_accounts(), NULL, &error, "issuer", issuer, "client_id", client_id,
+                                 "account", account, NULL);
+    }
     if (error != NULL) return clibsecret_fail(api, error, failure);
     return CLIBSECRET_DONE;
 }

@@ -5,6 +5,11 @@ import SessionPermissions
 /// `initialize` made and what came with it.
 struct ServiceState: Sendable {
     var client: SessionClient?
+    /// The accounts kept, when the service was made with an account store; ``client`` is then the
+    /// session of ``currentAccount`` (or one without a session, when there is none).
+    var accounts: AccountSessions?
+    /// The account whose session ``client`` is, in a service of several accounts.
+    var currentAccount: Account?
     /// Where the permission operations go, as `initialize` was given.
     var permissionCenter: PermissionCenterEndpoints?
     /// Why the last `initialize` failed, named in later `notInitialized` errors.

@@ -77,7 +77,7 @@ extension SessionService {
             announce(device)
             return try await client.completeDeviceAuthorization(device)
         }
-        return await withClient(.authentication) { client in try await authorization.runOnAttachedTask(on: client, signIn).get() }
+        return await withSignInClient { client in try await authorization.runOnAttachedTask(on: client, signIn).get() }
     }
 
     /// Delivers a device sign-in's code to the listeners, then to `codeHandler`, in line with
@@ -141,7 +141,10 @@ extension SessionService {
     /// still runs first, and the service stays initialized.
     public func endSession(revokeTokens: Bool = false, completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         end(with: QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
-            await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens) }
+            await withClient(.endSession) { client in
+                try await client.signOut(revokeTokens: revokeTokens)
+                leaveCurrentAccount(of: client)
+            }
         })
     }
 
@@ -157,7 +160,16 @@ extension SessionService {
     public func endSession(revokeTokens: Bool = false, endingProviderSessionWith agent: AuthorizationAgent,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         end(with: QueuedOperation(kind: .endSession, run: { [self] () async -> [Delivery] in
-            let result = await withClient(.endSession) { try await $0.signOut(revokeTokens: revokeTokens, endingProviderSessionWith: agent) }
+            let result = await withClient(.endSession) { client in
+                do {
+                    try await client.signOut(revokeTokens: revokeTokens, endingProviderSessionWith: agent)
+                } catch let error as SessionError where error.code == .providerSignOutIncomplete {
+                    // The session here has ended all the same.
+                    leaveCurrentAccount(of: client)
+                    throw error
+                }
+                leaveCurrentAccount(of: client)
+            }
             guard case .failure(let error) = result, error.code == .providerSignOutIncomplete else { return [.endSession(result, completion)] }
             // The session here has ended: said first, then what the provider's step did.
             return [.endSession(Result<Void, SessionError>.success(()), nil), .providerSignOutFailed(error, completion)]
@@ -185,20 +197,33 @@ extension SessionService {
                                                           message: "the service is already initialized")), completion)]
         }
         let built: SessionConfiguration
-        let created: SessionClient
+        var created: SessionClient
+        var accounts: AccountSessions?
+        var current: Account?
         do {
             built = try configuration()
         } catch {
             return fail(error)
         }
         do {
-            created = SessionClient(configuration: built, store: try makeStore(built), transport: transport, clock: clock, logger: logger)
+            if let makeAccountStore {
+                let provider = OpenIDProvider(configuration: built, transport: transport, clock: clock, logger: logger)
+                let kept = AccountSessions(provider: provider, store: try makeAccountStore(built))
+                // The account signed in most recently is the one restored.
+                current = try await kept.accounts().first
+                created = SessionClient(provider: provider, store: try current.map { try kept.store.tokenStore(forSubject: $0.subject) } ?? InMemoryTokenStore())
+                accounts = kept
+            } else {
+                created = SessionClient(configuration: built, store: try makeStore(built), transport: transport, clock: clock, logger: logger)
+            }
             _ = try await created.discover()
         } catch {
             return fail(Self.sessionError(error, process: .configuration))
         }
         state.withLock {
             $0.client = created
+            $0.accounts = accounts
+            $0.currentAccount = current
             $0.permissionCenter = permissionCenter
             $0.initializationFailure = nil
         }
@@ -219,6 +244,19 @@ extension SessionService {
         }
         if case .success(nil) = restored, let source = state.withLock({ $0.legacySessionSource }) {
             restored = await adoptLegacySession(from: source, into: created)
+            // With several accounts, the session carried over is kept as its account's.
+            if let accounts, case .success(let tokens?) = restored {
+                do {
+                    let (account, client) = try await accounts.keep(tokens)
+                    created = client
+                    state.withLock {
+                        $0.client = client
+                        $0.currentAccount = account
+                    }
+                } catch {
+                    restored = .failure(Self.sessionError(error, process: .authentication))
+                }
+            }
         }
         // C15, from here on (the restore's own outcome says what became of a stored session):
         // events are heard as they happen, so before the outcome of the operation that caused them.
@@ -231,7 +269,7 @@ extension SessionService {
     private func runAuthorization(_ authorization: AuthorizationSession, flow: AuthFlow,
                                   agent: AuthorizationAgent?) async -> Result<SessionTokens, SessionError> {
         let agent = agent ?? defaultAgent ?? externalRedirectAgent
-        return await withClient(.authentication) { client in
+        return await withSignInClient { client in
             try await authorization.runOnAttachedTask(on: client, scopes: flow.scopes(with: client.configuration), agent: agent).get()
         }
     }

@@ -33,6 +33,8 @@ public final class SessionService: Sendable {
     private let queue = Locked(DispatchQueue.main)
     private let urlHandler = Locked<(@Sendable (URL) -> Void)?>(nil)
     let makeStore: @Sendable (SessionConfiguration) throws -> TokenStore
+    /// Makes the store of several accounts' sessions, for a service that keeps them (nil: one session).
+    let makeAccountStore: (@Sendable (SessionConfiguration) throws -> AccountStore)?
     let transport: HTTPTransport
     /// The time source of the service and its client: compat layers judge token times with it.
     package let clock: SessionClock
@@ -46,6 +48,10 @@ public final class SessionService: Sendable {
     /// - Parameters:
     ///   - store: makes the token store for a configuration (default:
     ///     ``PlatformDefaults/tokenStore(for:)``: the keychain on Apple platforms, a file elsewhere).
+    ///   - accountStore: makes a store of several accounts' sessions for a configuration
+    ///     (``PlatformDefaults/accountStore(for:)`` is the platform's): the service then keeps
+    ///     several accounts, each sign-in adding one (see ``fetchAccounts(completion:)``), and
+    ///     `store` is not used. Default nil: one session, as every SDK it replaces kept.
     ///   - transport: how requests are sent (default: `PlatformDefaults.httpTransport()`: libcurl on Linux, `URLSession` on Apple platforms).
     ///   - clock: the time source.
     ///   - logger: receives redacted log lines.
@@ -53,11 +59,13 @@ public final class SessionService: Sendable {
     ///     without one, the URL goes to ``authorizationURLHandler`` and the app calls
     ///     ``resumeSession(_:)`` with the redirect.
     public init(store: (@Sendable (SessionConfiguration) throws -> TokenStore)? = nil,
+                accountStore: (@Sendable (SessionConfiguration) throws -> AccountStore)? = nil,
                 transport: HTTPTransport = PlatformDefaults.httpTransport(),
                 clock: SessionClock = SystemClock(),
                 logger: SessionLogger = SilentLogger(),
                 agent: AuthorizationAgent? = nil) {
         self.makeStore = store ?? { try PlatformDefaults.tokenStore(for: $0) }
+        self.makeAccountStore = accountStore
         self.transport = transport
         self.clock = clock
         self.logger = logger

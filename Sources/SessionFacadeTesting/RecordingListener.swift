@@ -100,6 +100,7 @@ public final class CallbackLog: Sendable {
         case let permissions as PermissionReadResponse: permissions.statusCode.rawValue
         case let identifiers as SubjectIdentifiers: "tpid=\(identifiers.tpId ?? "-")"
         case let flag as Bool: "\(flag)"
+        case let accounts as [Account]: "accounts=" + accounts.map(\.subject).joined(separator: ",")
         default: "success"
         }
     }

@@ -5,10 +5,10 @@ import SessionCore
 /// What a failed Secret Service call becomes: `storageFailed`, saying which of the failures a user
 /// can act on it was. GLib's own message follows (it names D-Bus objects, never a secret).
 package enum SecretServiceFailure {
-    /// The keyring stayed locked while doing `what`.
+    /// The keyring stayed locked while doing `what` ("read the session").
     package static func locked(_ what: String) -> SessionError {
         SessionError(.storageFailed, process: .configuration,
-                     message: "cannot \(what) the session: the keyring is locked, and its unlock prompt was dismissed or could not be shown; "
+                     message: "cannot \(what): the keyring is locked, and its unlock prompt was dismissed or could not be shown; "
                         + "unlock it (Seahorse, or your desktop's prompt) and try again")
     }
 
@@ -34,7 +34,7 @@ package enum SecretServiceFailure {
         default:
             why = "the Secret Service failed"
         }
-        return SessionError(.storageFailed, process: .configuration, message: "cannot \(what) the session: \(why) (\(message))")
+        return SessionError(.storageFailed, process: .configuration, message: "cannot \(what): \(why) (\(message))")
     }
 }
 #endif

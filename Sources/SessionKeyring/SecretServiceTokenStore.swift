@@ -29,41 +29,59 @@ public struct SecretServiceTokenStore: SharedTokenStore {
     public let issuer: String
     /// The item's `client_id` attribute.
     public let clientID: String
+    /// The item's `account` attribute when it is one account's among several
+    /// (``SecretServiceAccountStore``, schema `org.sessionservice.Account`); nil for the one session
+    /// of the issuer and client.
+    public let account: String?
     /// The item's label.
-    public var label: String { "SessionService: \(issuer) (\(clientID))" }
+    public var label: String {
+        "SessionService: \(issuer) (\(clientID))" + (account.map { ", account \($0.prefix(8))" } ?? "")
+    }
     private let codec: StoredSessionCodec
 
     /// The store for `configuration`'s issuer and client.
     public init(configuration: SessionConfiguration) {
+        self.init(configuration: configuration, account: nil)
+    }
+
+    /// The store of `configuration`'s issuer and client, in the item of `account` when not nil.
+    init(configuration: SessionConfiguration, account: String?) {
         issuer = configuration.issuer.absoluteString
         clientID = configuration.clientID
-        codec = StoredSessionCodec(configuration: configuration, location: "the keyring item \"SessionService: \(issuer) (\(configuration.clientID))\"")
+        self.account = account
+        let label = "SessionService: \(issuer) (\(configuration.clientID))" + (account.map { ", account \($0.prefix(8))" } ?? "")
+        codec = StoredSessionCodec(configuration: configuration, location: "the keyring item \"\(label)\"")
     }
 
     /// Reads the session; nil when there is no item.
     public func load() async throws -> SessionTokens? {
-        let (issuer, clientID) = (self.issuer, self.clientID)
-        let text: String? = try await Self.call("read") { failure in
+        let (issuer, clientID, account) = (self.issuer, self.clientID, self.account)
+        let text: String? = try await Self.call("read the session") { failure in
             var secret: UnsafeMutablePointer<CChar>?
-            let outcome = clibsecret_lookup(issuer, clientID, &secret, &failure)
+            let outcome = clibsecret_lookup(issuer, clientID, account, &secret, &failure)
             defer { free(secret) }
             return (outcome, secret.map { String(cString: $0) })
         }
         guard let text else { return nil }
-        return try codec.decode(Data(text.utf8))
+        return try decode(text)
+    }
+
+    /// The session in an item's secret text, checked as ``load()`` checks it.
+    func decode(_ text: String) throws -> SessionTokens {
+        try codec.decode(Data(text.utf8))
     }
 
     /// Creates or replaces the item.
     public func save(_ tokens: SessionTokens) async throws {
         let secret = String(decoding: try codec.encode(tokens), as: UTF8.self)
-        let (issuer, clientID, label) = (self.issuer, self.clientID, self.label)
-        try await Self.call("save") { failure in (clibsecret_store(issuer, clientID, label, secret, &failure), ()) }
+        let (issuer, clientID, account, label) = (self.issuer, self.clientID, self.account, self.label)
+        try await Self.call("save the session") { failure in (clibsecret_store(issuer, clientID, account, label, secret, &failure), ()) }
     }
 
     /// Deletes the item; succeeds when there is none.
     public func clear() async throws {
-        let (issuer, clientID) = (self.issuer, self.clientID)
-        try await Self.call("delete") { failure in (clibsecret_clear(issuer, clientID, &failure), ()) }
+        let (issuer, clientID, account) = (self.issuer, self.clientID, self.account)
+        try await Self.call("delete the session") { failure in (clibsecret_clear(issuer, clientID, account, &failure), ()) }
     }
 
     /// Runs `body` holding an exclusive `flock` on a lock file named after the item, in
@@ -71,7 +89,7 @@ public struct SecretServiceTokenStore: SharedTokenStore {
     /// runtime directory); see ``SessionCore/SharedTokenStore``.
     public func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let directory = try Self.lockDirectory()
-        let name = "keyring-" + (try PlatformCrypto.hexDigest(of: "\(issuer)\n\(clientID)", bytes: 16)) + ".lock"
+        let name = "keyring-" + (try PlatformCrypto.hexDigest(of: "\(issuer)\n\(clientID)" + (account.map { "\n\($0)" } ?? ""), bytes: 16)) + ".lock"
         let lock = try await RefreshLockFile.acquire(directory.appendingPathComponent(name).path)
         defer { lock.release() }
         return try await body()
@@ -90,7 +108,7 @@ public struct SecretServiceTokenStore: SharedTokenStore {
 
     /// Runs a blocking libsecret call on a thread of its own and turns its outcome into a value or
     /// a `storageFailed` that says what went wrong while doing `what`.
-    private static func call<T: Sendable>(_ what: String,
+    static func call<T: Sendable>(_ what: String,
                                           _ body: @escaping @Sendable (inout clibsecret_failure) -> (Int32, T)) async throws -> T {
         let result: Result<T, SessionError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -36,7 +36,7 @@ package final class SecItemSemanticsKeychain: KeychainItems {
 
     /// What is stored, by item.
     package var items: [Key: Entry] { contents.withLock { $0.items } }
-    /// The calls made, in order: "add", "update", "copy", "delete".
+    /// The calls made, in order: "add", "update", "copy", "delete", "list".
     package var calls: [String] { contents.withLock { $0.calls } }
 
     /// Makes every call answer `status` (nil: answer normally).
@@ -92,6 +92,15 @@ package final class SecItemSemanticsKeychain: KeychainItems {
             if let failure = state.failure { return failure }
             guard state.items.removeValue(forKey: key(item)) != nil else { return .itemNotFound }
             return .success
+        }
+    }
+
+    package func accounts(service: String, accessGroup: String?) -> (status: KeychainStatus, accounts: [String]) {
+        contents.withLock { state in
+            state.calls.append("list")
+            if let failure = state.failure { return (failure, []) }
+            let found = state.items.keys.filter { $0.service == service && $0.accessGroup == accessGroup }.map(\.account).sorted()
+            return (found.isEmpty ? .itemNotFound : .success, found)
         }
     }
 }

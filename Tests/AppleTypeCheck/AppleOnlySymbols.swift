@@ -8,4 +8,6 @@ private func appleOnlySymbolsAreCompiled(configuration: SessionConfiguration) {
     let _: (PKCS8PrivateKey) throws -> ApplePrivateKey = ApplePrivateKey.init
     let _: any KeychainItems = SecItemKeychain()
     let _: any LocalTokenStore = KeychainTokenStore(configuration: configuration)
+    let _: any AccountStore = KeychainAccountStore(configuration: configuration)
+    let _: any AccountStore = (try? PlatformDefaults.accountStore(for: configuration)) ?? KeychainAccountStore(configuration: configuration, accessGroup: "group")
 }

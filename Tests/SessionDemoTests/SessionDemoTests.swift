@@ -100,6 +100,24 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertTrue(run.output.contains("Bye: 8 callbacks, 1 errors."), run.output)
     }
 
+    func testAnInteractiveSessionAddsSwitchesAndRemovesAccounts() async throws {
+        let input = "init\nauth login\nadd max\naccounts\nuserinfo\nswitch erika\nuserinfo\nremove max\naccounts\nswitch max\nquit\n"
+        let run = try await DemoProcess.run(["--interactive"], input: input)
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(run.callbackNames, [
+            "didFinishInitializationWithError", "didFinishAuthentication", "didFinishAuthentication", "didFetchUserInfo",
+            "didFinishAuthentication", "didFetchUserInfo",
+        ])
+        let userInfos = run.output.split(separator: "\n").filter { $0.contains("didFetchUserInfo:") }
+        XCTAssertEqual(userInfos.count, 2, run.output)
+        XCTAssertTrue(userInfos.first?.contains("sub=max") == true, "the account added last is current")
+        XCTAssertTrue(userInfos.last?.contains("sub=erika") == true, "switched to erika")
+        let afterRemoval = try XCTUnwrap(run.output.components(separatedBy: "> remove max").last)
+        XCTAssertTrue(afterRemoval.contains("* 1  erika"), afterRemoval)
+        XCTAssertFalse(afterRemoval.contains("  max"), "max is gone")
+        XCTAssertTrue(afterRemoval.contains("switch needs the number or subject of an account"), afterRemoval)
+    }
+
     func testAnUnreachableProviderIsOneLineOnStandardErrorAndExitCode3() async throws {
         let run = try await DemoProcess.run(["--issuer", "http://127.0.0.1:1", "--client-id", "demo", "--no-browser"])
         XCTAssertEqual(run.status, 3)

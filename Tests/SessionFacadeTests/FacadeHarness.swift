@@ -75,12 +75,18 @@ struct FacadeHarness {
 }
 
 extension XCTestCase {
-    func makeFacade(store: InMemoryTokenStore = InMemoryTokenStore(), transport: HTTPTransport? = nil,
+    /// A harness on a new LocalProvider; `accountsDirectory`: a service of several accounts, kept
+    /// in files there.
+    func makeFacade(store: InMemoryTokenStore = InMemoryTokenStore(), accountsDirectory: URL? = nil, transport: HTTPTransport? = nil,
                     edit: (inout LocalProvider.Options) -> Void = { _ in }) throws -> FacadeHarness {
         let clock = ManualClock()
         let provider = try LocalProvider(clock: clock, configure: edit)
         addTeardownBlock { provider.stop() }
-        let service = SessionService(store: { _ in store }, transport: transport ?? CurlTransport(timeout: 5), clock: clock)
+        var accounts: (@Sendable (SessionConfiguration) throws -> AccountStore)?
+        if let accountsDirectory {
+            accounts = { try FileAccountStore(configuration: $0, directory: accountsDirectory) }
+        }
+        let service = SessionService(store: { _ in store }, accountStore: accounts, transport: transport ?? CurlTransport(timeout: 5), clock: clock)
         let queue = DispatchQueue(label: FacadeHarness.queueLabel)
         CallbackLog.name(queue, FacadeHarness.queueLabel)
         service.callbackQueue = queue

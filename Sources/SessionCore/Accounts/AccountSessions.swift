@@ -22,10 +22,14 @@ public final class AccountSessions: Sendable {
         self.store = store
     }
 
-    /// The accounts whose sessions are kept, by when they signed in (the latest first).
+    /// The accounts whose sessions are kept, by when they signed in (the latest first; those of
+    /// the same second by subject).
     public func accounts() async throws -> [Account] {
         let issuer = provider.configuration.issuer.absoluteString
-        return try await store.storedSessions().compactMap { Account(tokens: $0, issuer: issuer) }.sorted { ($0.signedInAt ?? .distantPast) > ($1.signedInAt ?? .distantPast) }
+        return try await store.storedSessions().compactMap { Account(tokens: $0, issuer: issuer) }.sorted { first, second in
+            let (one, other) = (first.signedInAt ?? .distantPast, second.signedInAt ?? .distantPast)
+            return one != other ? one > other : first.subject < second.subject
+        }
     }
 
     /// The session of `account`, restored from its store.
@@ -45,7 +49,14 @@ public final class AccountSessions: Sendable {
         if let scopes, !scopes.contains(where: { Exact.equal($0, "openid") }) {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "an account is named by its ID token: ask for openid")
         }
-        let tokens = try await SessionClient(provider: provider).signIn(scopes: scopes, agent: agent)
+        return try await keep(try await SessionClient(provider: provider).signIn(scopes: scopes, agent: agent))
+    }
+
+    /// Keeps `tokens`, a session of this provider signed in some other way (a device sign-in, a
+    /// sign-in of the app's own), as its account's: added when new, replacing the account's session
+    /// when kept already. The other accounts are not touched.
+    /// - Throws: `idTokenMissing` when `tokens` name no account (no ID token); the store's errors.
+    public func keep(_ tokens: SessionTokens) async throws -> (account: Account, session: SessionClient) {
         guard let account = Account(tokens: tokens, issuer: provider.configuration.issuer.absoluteString) else {
             throw SessionError(.idTokenMissing, process: .authentication, message: "the sign-in named no account: its ID token is missing")
         }

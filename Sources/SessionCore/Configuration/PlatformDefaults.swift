@@ -29,4 +29,16 @@ public enum PlatformDefaults {
         try FileTokenStore(configuration: configuration)
         #endif
     }
+
+    /// The default store of several accounts' sessions for `configuration` (``AccountSessions``):
+    /// ``KeychainAccountStore`` on Apple platforms, ``FileAccountStore`` in the XDG data directory
+    /// elsewhere; on a Linux desktop, `SecretServiceAccountStore` in `SessionKeyring` keeps them in
+    /// the keyring.
+    public static func accountStore(for configuration: SessionConfiguration) throws -> any AccountStore {
+        #if canImport(Security)
+        KeychainAccountStore(configuration: configuration)
+        #else
+        try FileAccountStore(configuration: configuration)
+        #endif
+    }
 }

@@ -4,6 +4,8 @@ import SessionCore
 /// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
 enum OperationKind: Sendable {
     case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
+    /// Listing, switching or removing one of several accounts.
+    case accounts
     /// No work: it only delivers (`enqueueCallback`, an operation `endSession` ended).
     case deliveryOnly
 
@@ -11,7 +13,7 @@ enum OperationKind: Sendable {
     var process: SessionError.Process {
         switch self {
         case .initialize, .deliveryOnly: .configuration
-        case .authorization, .tokenChange: .authentication
+        case .authorization, .tokenChange, .accounts: .authentication
         case .userInfo: .userInfo
         case .permissionRead: .permissionRead
         case .permissionWrite: .permissionWrite
@@ -24,7 +26,7 @@ enum OperationKind: Sendable {
     var survivesEndSession: Bool {
         switch self {
         case .initialize, .endSession, .deliveryOnly: true
-        case .authorization, .userInfo, .permissionRead, .permissionWrite, .tokenChange: false
+        case .authorization, .userInfo, .permissionRead, .permissionWrite, .tokenChange, .accounts: false
         }
     }
 }

@@ -35,5 +35,9 @@ extension LocalProvider {
         public static let erika = User(subject: "erika", email: "erika@example.com", givenName: "Erika",
                                        familyName: "Mustermann", birthdate: "1964-08-12",
                                        permissions: PermissionRecord(idConsent: .valid, changedAt: "2026-01-01T00:00:00Z"))
+
+        /// Max Mustermann, subject `max`: a second person, for several accounts.
+        public static let max = User(subject: "max", email: "max@example.com", givenName: "Max", familyName: "Mustermann",
+                                     permissions: PermissionRecord(idConsent: .valid, changedAt: "2026-01-01T00:00:00Z"))
     }
 }

@@ -65,6 +65,10 @@ public var kSecReturnData: CFString { fatalError("declaration only") }
 public var kSecMatchLimit: CFString { fatalError("declaration only") }
 /// https://developer.apple.com/documentation/security/ksecmatchlimitone
 public var kSecMatchLimitOne: CFString { fatalError("declaration only") }
+/// https://developer.apple.com/documentation/security/ksecmatchlimitall
+public var kSecMatchLimitAll: CFString { fatalError("declaration only") }
+/// https://developer.apple.com/documentation/security/ksecreturnattributes
+public var kSecReturnAttributes: CFString { fatalError("declaration only") }
 
 // MARK: Keys
 

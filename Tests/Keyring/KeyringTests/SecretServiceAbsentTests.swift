@@ -13,11 +13,14 @@ final class SecretServiceAbsentTests: XCTestCase {
             throw XCTSkip("run by Tests/Keyring/run.sh without a keyring")
         }
         let expected = absent == "bus" ? "there is no D-Bus session bus" : "no Secret Service answers on the session bus"
-        let store = SecretServiceTokenStore(configuration: try SessionConfiguration(
-            issuer: URL(string: "https://op.example")!, clientID: "absent", redirectURI: URL(string: "com.example.app:/cb")!))
+        let configuration = try SessionConfiguration(issuer: URL(string: "https://op.example")!, clientID: "absent",
+                                                     redirectURI: URL(string: "com.example.app:/cb")!)
+        let store = SecretServiceTokenStore(configuration: configuration)
         let tokens = SessionTokens(accessToken: "a", refreshToken: "r", idToken: nil, expiresAt: nil, scopes: [], subject: nil)
         for (label, call) in [("load", { _ = try await store.load() }), ("save", { try await store.save(tokens) }),
-                              ("clear", { try await store.clear() })] as [(String, () async throws -> Void)] {
+                              ("clear", { try await store.clear() }),
+                              ("list accounts", { _ = try await SecretServiceAccountStore(configuration: configuration).storedSessions() })]
+            as [(String, () async throws -> Void)] {
             do {
                 try await call()
                 XCTFail("\(label) cannot succeed without a keyring")
@@ -45,7 +48,7 @@ final class SecretServiceFailureTests: XCTestCase {
             (Int32(CLIBSECRET_UNAVAILABLE.rawValue), 0, "libsecret is not installed"),
         ]
         for (domain, code, expected) in cases {
-            let error = SecretServiceFailure.error("read", domain: domain, code: code, message: "glib says")
+            let error = SecretServiceFailure.error("read the session", domain: domain, code: code, message: "glib says")
             XCTAssertEqual(error.code, .storageFailed)
             XCTAssertTrue(error.message.hasPrefix("cannot read the session: "), error.message)
             XCTAssertTrue(error.message.contains(expected), "\(domain)/\(code): \(error.message)")

@@ -104,10 +104,10 @@ final class SecretServiceTokenStoreTests: XCTestCase {
     private func planted(from source: SessionConfiguration, as target: SessionConfiguration) async throws -> Bool {
         var failure = clibsecret_failure(domain: 0, code: 0, message: nil)
         var secret: UnsafeMutablePointer<CChar>?
-        guard clibsecret_lookup(source.issuer.absoluteString, source.clientID, &secret, &failure) == Int32(CLIBSECRET_DONE.rawValue),
+        guard clibsecret_lookup(source.issuer.absoluteString, source.clientID, nil, &secret, &failure) == Int32(CLIBSECRET_DONE.rawValue),
               let secret else { return false }
         defer { free(secret) }
-        return clibsecret_store(target.issuer.absoluteString, target.clientID, "planted", secret, &failure) == Int32(CLIBSECRET_DONE.rawValue)
+        return clibsecret_store(target.issuer.absoluteString, target.clientID, nil, "planted", secret, &failure) == Int32(CLIBSECRET_DONE.rawValue)
     }
 
     /// Last (by name): the keyring is locked, and the daemon has no prompter to unlock it with.

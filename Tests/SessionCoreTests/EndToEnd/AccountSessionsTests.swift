@@ -4,22 +4,37 @@ import SessionCore
 import SessionTesting
 import XCTest
 
-/// Two accounts at one provider, kept apart: listed, opened, signed in and removed one at a time.
+/// Two accounts at one provider, kept apart: listed, opened, signed in and removed one at a time —
+/// in files and in the keychain (a fake with `SecItem`'s semantics).
 final class AccountSessionsTests: XCTestCase {
-    private static let max = LocalProvider.User(subject: "max", email: "max@example.com", givenName: "Max", familyName: "Mustermann")
+    enum Kind: CaseIterable { case files, keychain }
 
-    private func accounts() throws -> (LocalProvider, AccountSessions, URL) {
-        let local = try LocalProvider(clock: ManualClock()) { $0.users = [.erika, Self.max] }
+    private func accounts(in kind: Kind) throws -> (LocalProvider, AccountSessions) {
+        let local = try LocalProvider(clock: ManualClock()) { $0.users = [.erika, .max] }
         addTeardownBlock { local.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let configuration = try local.configuration()
         let provider = OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5))
-        return (local, AccountSessions(provider: provider, store: try FileAccountStore(configuration: configuration, directory: directory)), directory)
+        let store: AccountStore
+        switch kind {
+        case .files:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
+            addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+            store = try FileAccountStore(configuration: configuration, directory: directory)
+        case .keychain:
+            let keychain = SecItemSemanticsKeychain()
+            // The one-session item of the same client is not an account.
+            keychain.plant(Data("{}".utf8), service: KeychainTokenStore.defaultService, account: KeychainTokenStore.account(for: configuration))
+            store = KeychainAccountStore(configuration: configuration, items: keychain)
+        }
+        return (local, AccountSessions(provider: provider, store: store))
     }
 
     func testTwoAccountsAreKeptApartAndEachOpensItsOwnSession() async throws {
-        let (local, accounts, _) = try accounts()
+        for kind in Kind.allCases { try await twoAccountsAreKeptApart(in: kind) }
+    }
+
+    private func twoAccountsAreKeptApart(in kind: Kind) async throws {
+        let (local, accounts) = try accounts(in: kind)
         let listedBefore = try await accounts.accounts()
         XCTAssertEqual(listedBefore, [])
         local.scriptConsent(.approve, .approveAs(subject: "max"))
@@ -42,7 +57,11 @@ final class AccountSessionsTests: XCTestCase {
     }
 
     func testSigningAnAccountInAgainReplacesOnlyItsSessionAndRemovingOneKeepsTheOther() async throws {
-        let (local, accounts, _) = try accounts()
+        for kind in Kind.allCases { try await signingInAgainAndRemoving(in: kind) }
+    }
+
+    private func signingInAgainAndRemoving(in kind: Kind) async throws {
+        let (local, accounts) = try accounts(in: kind)
         local.scriptConsent(.approve, .approveAs(subject: "max"), .approve)
         let (erika, _) = try await accounts.signIn(agent: HeadlessUserAgent())
         let (max, maxSession) = try await accounts.signIn(agent: HeadlessUserAgent())
@@ -63,7 +82,7 @@ final class AccountSessionsTests: XCTestCase {
     }
 
     func testAnAccountNeedsAnIDToken() async throws {
-        let (_, accounts, _) = try accounts()
+        let (_, accounts) = try accounts(in: .files)
         await assertSessionError(.invalidConfiguration) { _ = try await accounts.signIn(scopes: ["permission_management"], agent: HeadlessUserAgent()) }
     }
 }

@@ -12,6 +12,9 @@ package protocol KeychainItems: Sendable {
     func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?)
     /// `SecItemDelete` of `item`; `itemNotFound` when it does not exist.
     func delete(_ item: KeychainItem) -> KeychainStatus
+    /// `SecItemCopyMatching` of the accounts of every generic-password item of `service` in
+    /// `accessGroup` (all matches, attributes only); `itemNotFound` when there is none.
+    func accounts(service: String, accessGroup: String?) -> (status: KeychainStatus, accounts: [String])
 }
 
 /// The generic-password item a session lives in: found by `service` and `account` (and the
@@ -51,4 +54,23 @@ package struct KeychainStatus: RawRepresentable, Hashable, Sendable {
     package static let interactionNotAllowed = KeychainStatus(rawValue: -25308)
     /// `errSecMissingEntitlement`: the app is not signed with a keychain entitlement it needs.
     package static let missingEntitlement = KeychainStatus(rawValue: -34018)
+}
+
+extension KeychainStatus {
+    /// The `storageFailed` error of this status while doing `what` on the item(s) at `location`,
+    /// or nil for `success`. A locked keychain and a missing entitlement say so.
+    func failure(_ what: String, location: String) -> SessionError? {
+        let why: String
+        switch self {
+        case .success:
+            return nil
+        case .interactionNotAllowed:
+            why = "\(what): the keychain is locked (errSecInteractionNotAllowed); the item is readable after the device is unlocked"
+        case .missingEntitlement:
+            why = "\(what): the app lacks the keychain entitlement it needs (errSecMissingEntitlement)"
+        default:
+            why = "\(what): keychain status \(rawValue)"
+        }
+        return SessionError(.storageFailed, process: .configuration, message: "\(why) (\(location))")
+    }
 }

@@ -34,15 +34,16 @@ public struct KeychainTokenStore: SharedTokenStore {
     private let codec: StoredSessionCodec
     private let items: any KeychainItems
 
-    /// A store for `configuration`'s issuer and client in `items`.
-    package init(configuration: SessionConfiguration, service: String = Self.defaultService,
+    /// A store for `configuration`'s issuer and client in `items`, in the item `account` (default
+    /// ``account(for:)``; an ``KeychainAccountStore`` names one per signed-in account).
+    package init(configuration: SessionConfiguration, account: String? = nil, service: String = Self.defaultService,
                  accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, accessGroup: String? = nil,
                  items: any KeychainItems) {
         self.service = service
-        self.account = Self.account(for: configuration)
+        self.account = account ?? Self.account(for: configuration)
         self.accessibility = accessibility
         self.accessGroup = accessGroup
-        self.codec = StoredSessionCodec(configuration: configuration, location: "keychain item \(service), \(account)")
+        self.codec = StoredSessionCodec(configuration: configuration, location: "keychain item \(service), \(self.account)")
         self.items = items
     }
 
@@ -110,16 +111,7 @@ public struct KeychainTokenStore: SharedTokenStore {
     }
 
     private func check(_ status: KeychainStatus, _ what: String) throws {
-        switch status {
-        case .success:
-            return
-        case .interactionNotAllowed:
-            throw failure(.storageFailed, "\(what): the keychain is locked (errSecInteractionNotAllowed); the item is readable after the device is unlocked")
-        case .missingEntitlement:
-            throw failure(.storageFailed, "\(what): the app lacks the keychain entitlement it needs (errSecMissingEntitlement)")
-        default:
-            throw failure(.storageFailed, "\(what): keychain status \(status.rawValue)")
-        }
+        if let error = status.failure(what, location: "keychain item \(service), \(account)") { throw error }
     }
 
     private func failure(_ code: SessionError.Code, _ why: String) -> SessionError {

@@ -35,6 +35,16 @@ package struct SecItemKeychain: KeychainItems {
         KeychainStatus(rawValue: SecItemDelete(query(item) as CFDictionary))
     }
 
+    package func accounts(service: String, accessGroup: String?) -> (status: KeychainStatus, accounts: [String]) {
+        var search: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                       kSecReturnAttributes: true, kSecMatchLimit: kSecMatchLimitAll]
+        if let accessGroup { search[kSecAttrAccessGroup] = accessGroup }
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(search as CFDictionary, &result)
+        let found = (result as? [[String: Any]] ?? []).compactMap { $0[kSecAttrAccount as String] as? String }
+        return (KeychainStatus(rawValue: status), found)
+    }
+
     private func query(_ item: KeychainItem) -> [CFString: Any] {
         var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: item.service, kSecAttrAccount: item.account]
         if let group = item.accessGroup { query[kSecAttrAccessGroup] = group }
@@ -64,6 +74,18 @@ extension KeychainTokenStore {
     ///     device only, so background refreshes can save).
     ///   - accessGroup: a keychain access group shared with other apps of the team.
     public init(configuration: SessionConfiguration, service: String = Self.defaultService,
+                accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, accessGroup: String? = nil) {
+        self.init(configuration: configuration, service: service, accessibility: accessibility, accessGroup: accessGroup,
+                  items: SecItemKeychain())
+    }
+}
+
+extension KeychainAccountStore {
+    /// The accounts of `configuration`'s issuer and client in the app's keychain, with the
+    /// parameters of ``KeychainTokenStore/init(configuration:service:accessibility:accessGroup:)``.
+    /// Its logic is tested on Linux against a fake keychain; the keychain calls themselves have
+    /// never run.
+    public init(configuration: SessionConfiguration, service: String = KeychainTokenStore.defaultService,
                 accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, accessGroup: String? = nil) {
         self.init(configuration: configuration, service: service, accessibility: accessibility, accessGroup: accessGroup,
                   items: SecItemKeychain())
