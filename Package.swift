@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "SessionPermissions", targets: ["SessionPermissions"]),
         // The desktop keyring on Linux (libsecret, loaded when first used): a product of its own.
         .library(name: "SessionKeyring", targets: ["SessionKeyring"]),
+        // Sessions in PostgreSQL for a fleet of servers on Linux (libpq, loaded when first used).
+        .library(name: "SessionPostgres", targets: ["SessionPostgres"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "SessionFacadeTesting", targets: ["SessionFacadeTesting"]),
@@ -47,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl"),
         // libsecret (libsecret-1.so.0), for the desktop keyring.
         .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret"),
+        // libpq (libpq.so.5), for sessions in PostgreSQL.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         .target(name: "LoopbackHTTP"),
         .target(
             name: "SessionCore",
@@ -61,6 +65,10 @@ let package = Package(
         .target(name: "SessionKeyring", dependencies: [
             "SessionCore",
             .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
+        ]),
+        .target(name: "SessionPostgres", dependencies: [
+            "SessionCore",
+            .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication"]),
         .target(
@@ -192,5 +200,20 @@ if Context.environment["SESSION_FUZZ"] == "1" {
         dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "LoopbackHTTP"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}
+
+// The PostgreSQL tests run only through Tests/Postgres/run.sh, which starts a throw-away cluster on
+// 127.0.0.1 and sets SESSION_POSTGRES=1; FleetNode is one node of the fleet its tests run.
+if Context.environment["SESSION_POSTGRES"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "FleetNode",
+        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting"],
+        path: "Tests/Postgres/FleetNode"
+    ))
+    package.targets.append(.testTarget(
+        name: "PostgresTests",
+        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting", "ClientTestSupport", "DemoTestSupport", "FleetNode"],
+        path: "Tests/Postgres/PostgresTests"
     ))
 }

@@ -37,6 +37,8 @@ for flavour in iOS macOS; do
     check SessionPermissions Sources/SessionPermissions
     # Linux-only (libsecret): on Apple platforms the module is empty, which is what is checked.
     check SessionKeyring Sources/SessionKeyring
+    # Linux servers only (libpq): likewise empty on Apple platforms.
+    check SessionPostgres Sources/SessionPostgres
     check SessionFacade Sources/SessionFacade
     check NetIdCompat Compat/NetIdCompat
     check GrabIdCompat Compat/GrabIdCompat
@@ -58,5 +60,5 @@ for flavour in iOS macOS; do
             Samples/YeboIDSample/main.swift
         samples=" and the four samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionKeyring (empty), SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat (and its README's code), SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionKeyring (empty), SessionPostgres (empty), SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat (and its README's code), SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

@@ -1,0 +1,219 @@
+#if canImport(CLibPQ)
+import CLibPQ
+import Dispatch
+import Foundation
+import SessionCore
+
+/// A PostgreSQL database that the sessions of every node of a service share: the connection
+/// string, a small pool of connections, and the schema, created on first use.
+///
+/// The connection string is the app's (`host=db.internal dbname=app user=sessions sslmode=verify-full`
+/// or a `postgresql://` URI); it is never logged, described or put in an error, and the password in
+/// it is cut out of the messages libpq and the server give. TLS is whatever its `sslmode` asks for.
+/// Calls block on the network, so they run on threads of their own, never the caller's; at most
+/// ``Options/maximumConnections`` are open at once, and further calls wait for one without
+/// holding a thread. A connection that broke is dropped, and the next call connects again.
+public final class PostgresDatabase: Sendable, CustomStringConvertible {
+    /// How the database is used.
+    public struct Options: Sendable {
+        /// The most connections open at once (default 8).
+        public var maximumConnections = 8
+        /// How long a connection attempt may take, in seconds (default 5).
+        public var connectTimeout = 5
+        /// How long a statement may take before the server cancels it (default 10 s).
+        public var statementTimeout: TimeInterval = 10
+        /// How long a node that holds a refresh lease may go without a sign of life before the
+        /// server ends its connection, and with it the lease (default 30 s; see
+        /// ``PostgresTokenStore``). A holder renews it at a third of this.
+        public var leaseBound: TimeInterval = 30
+
+        /// The defaults.
+        public init() {}
+    }
+
+    private struct Pool {
+        var idle: [PostgresConnection] = []
+        var open = 0
+        var waiters: [CheckedContinuation<PostgresConnection?, Never>] = []
+    }
+
+    /// The libpq keywords and values every connection is opened with: ours first, then the app's
+    /// connection string (`dbname`, expanded), whose settings win.
+    private let parameters: [(String, String)]
+    /// The connection string's password, cut out of every message.
+    private let password: String?
+    /// How the database is used.
+    public let options: Options
+    private let pool = Locked(Pool())
+    private let schema = SingleFlight<Int>()
+    private let schemaVersion = Locked<Int?>(nil)
+
+    /// The database `connectionString` names. Nothing is connected until first needed.
+    /// - Throws: `invalidConfiguration` when the connection string cannot be parsed (its text is not
+    ///   shown: it may hold a password), or when `options` are out of range.
+    public init(connectionString: String, options: Options = Options()) throws {
+        guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1 else {
+            throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
+        }
+        var password: UnsafeMutablePointer<CChar>?
+        let parsed = clibpq_password_of(connectionString, &password)
+        defer { free(password) }
+        if parsed != 0, (try? PostgresConnection.library()) != nil {
+            throw SessionError(.invalidConfiguration, process: .configuration,
+                               message: "the PostgreSQL connection string is not valid (it is not shown: it may hold a password)")
+        }
+        self.password = password.map { String(cString: $0) }
+        self.options = options
+        parameters = [
+            ("connect_timeout", "\(options.connectTimeout)"),
+            ("application_name", "SessionService"),
+            // A peer that vanished is noticed in seconds, not hours.
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "\(max(1000, options.connectTimeout * 1000))"),
+            ("dbname", connectionString),
+        ]
+    }
+
+    /// Never the connection string.
+    public var description: String { "PostgresDatabase(connection string not shown)" }
+
+    /// The statements each new connection runs first.
+    private var setup: [String] {
+        ["SET statement_timeout = \(Int(options.statementTimeout * 1000))", "SET client_min_messages = warning"]
+    }
+
+    /// Runs `body` with a connection of the pool on a thread of its own, creating the schema first
+    /// if this process has not yet seen it.
+    /// - Throws: `storageFailed` saying what was being done (`what`: "read the session") and why.
+    func withConnection<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
+        try await prepare()
+        return try await withPooledConnection(what, body)
+    }
+
+    /// Borrows a connection (connecting when none is idle and fewer than the maximum are open,
+    /// waiting otherwise), runs `body` with it on a thread of its own, and gives it back: to the
+    /// pool when still usable, else it is closed.
+    func withPooledConnection<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
+        let connection = try await borrowConnection(what)
+        let result = await Self.perform(on: connection, queue: .global(), body)
+        giveBack(connection.isUsable ? connection : nil)
+        if case .failure(let failure) = result, failure.kind == .lost { dropIdleConnections() }
+        return try result.mapError { $0.sessionError(what, redacting: password) }.get()
+    }
+
+    /// A connection of the pool for the caller alone until it gives it back (``giveBack(_:)``).
+    /// - Throws: `storageFailed` when none can be opened.
+    func borrowConnection(_ what: String) async throws -> PostgresConnection {
+        if let idle = await borrow() { return idle }
+        let opened: Result<PostgresConnection, PostgresFailure> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [parameters, setup] in
+                do throws(PostgresFailure) {
+                    continuation.resume(returning: .success(try PostgresConnection.open(parameters, setup: setup)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch opened {
+        case .success(let connection):
+            return connection
+        case .failure(let failure):
+            giveBack(nil)
+            throw failure.sessionError(what, redacting: password)
+        }
+    }
+
+    /// `failure` as the error of doing `what`, without the password.
+    func sessionError(_ failure: PostgresFailure, _ what: String) -> SessionError {
+        failure.sessionError(what, redacting: password)
+    }
+
+    /// Runs `body` with `connection` on `queue` (a blocking call never runs on the caller's thread).
+    static func perform<T: Sendable>(on connection: PostgresConnection, queue: DispatchQueue,
+                                     _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async -> Result<T, PostgresFailure> {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(PostgresFailure) {
+                    continuation.resume(returning: .success(try body(connection)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Closes the idle connections: one was found broken, and the others were most likely broken
+    /// by the same cause (a restarted server), so the next calls connect afresh.
+    private func dropIdleConnections() {
+        let dropped = pool.withLock { pool -> [PostgresConnection] in
+            defer {
+                pool.open -= pool.idle.count
+                pool.idle.removeAll()
+            }
+            return pool.idle
+        }
+        _ = dropped
+    }
+
+    /// An idle connection, or nil when the caller is to open one (its place is counted), waiting
+    /// while the pool is full.
+    private func borrow() async -> PostgresConnection? {
+        enum Next { case take(PostgresConnection), open, wait }
+        let next: Next = pool.withLock { pool in
+            if let connection = pool.idle.popLast() { return .take(connection) }
+            if pool.open < options.maximumConnections {
+                pool.open += 1
+                return .open
+            }
+            return .wait
+        }
+        switch next {
+        case .take(let connection): return connection
+        case .open: return nil
+        case .wait:
+            return await withCheckedContinuation { continuation in
+                let handed: Bool = pool.withLock { pool in
+                    // Returned meanwhile: take it now rather than wait.
+                    if !pool.idle.isEmpty || pool.open < options.maximumConnections { return false }
+                    pool.waiters.append(continuation)
+                    return true
+                }
+                if !handed {
+                    Task { continuation.resume(returning: await self.borrow()) }
+                }
+            }
+        }
+    }
+
+    /// Returns a borrowed connection (nil: it was closed, or never opened) and hands the place to a waiter.
+    func giveBack(_ connection: PostgresConnection?) {
+        let waiter: CheckedContinuation<PostgresConnection?, Never>? = pool.withLock { pool in
+            if !pool.waiters.isEmpty {
+                // The waiter gets the connection, or the place to open one.
+                return pool.waiters.removeFirst()
+            }
+            if let connection { pool.idle.append(connection) } else { pool.open -= 1 }
+            return nil
+        }
+        waiter?.resume(returning: connection)
+    }
+
+    /// Creates the tables, or checks them, now rather than at the first use; once per process
+    /// (concurrent callers share the one attempt). Any number of nodes may do it at once.
+    /// - Throws: `storageFailed` when the database cannot be reached, or when its schema is newer
+    ///   than this version of SessionPostgres knows.
+    public func prepare() async throws {
+        if schemaVersion.value != nil { return }
+        let version = try await schema.run {
+            try await self.withPooledConnection("prepare the database") { connection throws(PostgresFailure) in
+                try PostgresSchema.migrate(connection)
+            }
+        }
+        guard version <= PostgresSchema.version else {
+            throw SessionError(.storageFailed, process: .configuration,
+                               message: "the database's session schema is version \(version); this SessionPostgres knows version \(PostgresSchema.version) (a newer release migrated it)")
+        }
+        schemaVersion.value = version
+    }
+}
+#endif

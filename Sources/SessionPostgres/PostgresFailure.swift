@@ -1,0 +1,76 @@
+#if canImport(CLibPQ)
+import Foundation
+import SessionCore
+
+/// Why a PostgreSQL call failed, before it becomes the ``SessionCore/SessionError`` a store
+/// throws. Its message is libpq's or the server's, with the connection string's secrets removed:
+/// libpq quotes pieces of a connection string it cannot parse, so those messages are replaced
+/// whole, and the password is cut out of any other.
+struct PostgresFailure: Error, Sendable {
+    enum Kind: Sendable {
+        /// libpq is not installed or too old.
+        case unavailable
+        /// No connection could be made (refused, unknown host, authentication, a timeout).
+        case unreachable
+        /// The connection broke during a statement (the server restarted, the network went).
+        case lost
+        /// The server refused a statement; ``state`` says why.
+        case statement
+    }
+
+    var kind: Kind
+    var message: String
+    /// The SQLSTATE of a refused statement (`57014`: cancelled by `statement_timeout`).
+    var state: String?
+
+    init(_ kind: Kind, _ message: String, state: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.state = state
+    }
+
+    static func connecting(_ libpqMessage: String) -> PostgresFailure {
+        let text = Self.firstLine(libpqMessage)
+        // libpq quotes the part of a connection string it could not parse, which may be a password.
+        let unparsable = ["connection info string", "invalid connection option", "invalid URI", "invalid percent-encoded",
+                          "unexpected spaces", "invalid integer value", "invalid sslmode", "invalid value for parameter"]
+        if unparsable.contains(where: { text.contains($0) }) {
+            return PostgresFailure(.unreachable, "the connection string is not valid (it is not shown: it may hold a password)")
+        }
+        return PostgresFailure(.unreachable, text)
+    }
+
+    static func lost(_ libpqMessage: String) -> PostgresFailure {
+        PostgresFailure(.lost, firstLine(libpqMessage).isEmpty ? "the server closed the connection" : firstLine(libpqMessage))
+    }
+
+    static func statement(state: String, message: String) -> PostgresFailure {
+        PostgresFailure(.statement, firstLine(message), state: state)
+    }
+
+    /// Whether the statement was cancelled by the server's `statement_timeout`.
+    var isTimeout: Bool { state == "57014" }
+
+    /// A failure of a serialization conflict or deadlock, which a retry resolves.
+    var isRetryable: Bool { state == "40001" || state == "40P01" }
+
+    /// libpq's messages end with a newline and may add a DETAIL line: the first line says it.
+    private static func firstLine(_ text: String) -> String {
+        String(text.split(separator: "\n", omittingEmptySubsequences: true).first ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The store's error: `storageFailed`, saying what was being done and why, never the connection string.
+    func sessionError(_ what: String, redacting password: String?) -> SessionError {
+        var text = message
+        if let password, !password.isEmpty { text = text.replacingOccurrences(of: password, with: "•••") }
+        let why: String = switch kind {
+        case .unavailable: text
+        case .unreachable: "the database cannot be reached: \(text)"
+        case .lost: "the connection to the database was lost: \(text); the next call reconnects"
+        case .statement where isTimeout: "the database did not answer within the statement timeout (SQLSTATE 57014)"
+        case .statement: "the database refused the statement (SQLSTATE \(state ?? "?")): \(text)"
+        }
+        return SessionError(.storageFailed, process: .configuration, message: "cannot \(what): \(why)")
+    }
+}
+#endif

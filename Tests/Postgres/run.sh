@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs the PostgreSQL tests (Tests/Postgres/PostgresTests, with FleetNode as the fleet's nodes)
+# against a throw-away PostgreSQL cluster: initdb and pg_ctl as the postgres user in a temporary
+# directory, listening on 127.0.0.1 only, with password authentication; stopped by its PID at the
+# end, and the directory removed. Needs PostgreSQL's server binaries (Debian's postgresql-15, part
+# of this project's machine image) and root (to run them as postgres).
+#
+#   Tests/Postgres/run.sh [FILTER]   FILTER: which tests (default PostgresTests)
+#   SWIFT_BUILD_FLAGS                adds flags to the build
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
+[ -x "$bin/initdb" ] || { echo "postgres: no PostgreSQL server binaries under /usr/lib/postgresql"; exit 1; }
+scratch=$(mktemp -d /tmp/session-postgres.XXXXXX)
+chmod 755 "$scratch"
+# The server's own directory (data, socket, log) belongs to postgres; the rest stays the tests'.
+mkdir "$scratch/server"
+chown postgres "$scratch/server"
+pid=
+cleanup() {
+    # A restart replaced the server: stop the one that runs now.
+    [ -f "$scratch/pid" ] && pid=$(cat "$scratch/pid")
+    if [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null; then
+        kill -INT "$pid"
+        while kill -0 "$pid" 2> /dev/null; do sleep 0.1; done
+    fi
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+printf %s "$password" > "$scratch/password"
+chown postgres "$scratch/password"
+runuser -u postgres -- "$bin/initdb" -D "$scratch/server/cluster" -U session_service -A scram-sha-256 --pwfile="$scratch/password" \
+    > "$scratch/initdb.log" 2>&1 || { cat "$scratch/initdb.log"; exit 1; }
+rm -f "$scratch/password"
+start() {
+    runuser -u postgres -- "$bin/pg_ctl" -D "$scratch/server/cluster" -l "$scratch/server/server.log" -w \
+        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$scratch/server -c max_connections=200" start > /dev/null
+    pid=$(head -1 "$scratch/server/cluster/postmaster.pid")
+}
+start
+echo "postgres: a throw-away cluster on 127.0.0.1:$port (PID $pid)"
+
+# The connection string reaches the tests in a file only the tests' user can read, never in an environment.
+umask 077
+printf 'host=127.0.0.1 port=%s dbname=postgres user=session_service password=%s sslmode=disable\n' "$port" "$password" > "$scratch/conninfo"
+# The tests restart the server through this script (a restart mid-run is one of their faults).
+cat > "$scratch/restart" <<SCRIPT
+#!/usr/bin/env bash
+runuser -u postgres -- "$bin/pg_ctl" -D "$scratch/server/cluster" -m fast -w restart > /dev/null
+head -1 "$scratch/server/cluster/postmaster.pid" > "$scratch/pid"
+SCRIPT
+chmod 700 "$scratch/restart"
+
+echo "postgres: building (SESSION_POSTGRES=1)"
+# shellcheck disable=SC2086
+SESSION_POSTGRES=1 swift build --build-tests ${SWIFT_BUILD_FLAGS:-} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; exit 1; }
+SESSION_POSTGRES=1 SESSION_POSTGRES_CONNINFO_FILE="$scratch/conninfo" SESSION_POSTGRES_RESTART="$scratch/restart" \
+    swift test --skip-build --filter "${1:-PostgresTests}"
+echo "postgres: done"
