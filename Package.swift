@@ -95,7 +95,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBench",
-            dependencies: ["SessionFacade", "SessionCore", "SessionTesting", .target(name: "CLibCurl", condition: .when(platforms: [.linux]))],
+            dependencies: ["SessionFacade", "SessionCore", "SessionTesting", "SessionPostgres",
+                           .target(name: "CLibCurl", condition: .when(platforms: [.linux])),
+                           .target(name: "CLibPQ", condition: .when(platforms: [.linux]))],
             path: "Samples/SessionBench"
         ),
         // One legacy-style sample per Compat module, in Swift 5 mode like the apps they stand for.
@@ -204,16 +206,11 @@ if Context.environment["SESSION_FUZZ"] == "1" {
 }
 
 // The PostgreSQL tests run only through Tests/Postgres/run.sh, which starts a throw-away cluster on
-// 127.0.0.1 and sets SESSION_POSTGRES=1; FleetNode is one node of the fleet its tests run.
+// 127.0.0.1 and sets SESSION_POSTGRES=1; their fleet's nodes are session-bench's (--fleet-node).
 if Context.environment["SESSION_POSTGRES"] == "1" {
-    package.targets.append(.executableTarget(
-        name: "FleetNode",
-        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting"],
-        path: "Tests/Postgres/FleetNode"
-    ))
     package.targets.append(.testTarget(
         name: "PostgresTests",
-        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting", "ClientTestSupport", "DemoTestSupport", "FleetNode"],
+        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting", "ClientTestSupport", "DemoTestSupport"],
         path: "Tests/Postgres/PostgresTests"
     ))
 }

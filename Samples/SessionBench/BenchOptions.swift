@@ -7,19 +7,29 @@ struct BenchOptions {
     /// Small sizes, for CI: the invariants are checked, the times mean little.
     var quick = false
     var help = false
+    /// A file holding a PostgreSQL connection string: adds the `fleet.*` figures.
+    var postgres: String?
+    /// Only the `fleet.*` figures (with `--postgres`).
+    var onlyFleet = false
 
     /// A usage error: printed as one line, exit code 2.
     struct UsageError: Error { let message: String }
 
     init(arguments: [String]) throws {
-        for argument in arguments {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--json": json = true
             case "--quick": quick = true
             case "--help", "-h": help = true
+            case "--postgres":
+                guard let file = remaining.popFirst() else { throw UsageError(message: "--postgres needs the file of a connection string") }
+                postgres = file
+            case "--only-fleet": onlyFleet = true
             default: throw UsageError(message: "unknown argument \(argument) (see --help)")
             }
         }
+        if onlyFleet && postgres == nil { throw UsageError(message: "--only-fleet needs --postgres FILE") }
     }
 
     /// Measured rounds per comparison; each round runs both sides, in alternating order.
@@ -44,17 +54,24 @@ struct BenchOptions {
         ratio are measured in alternating rounds, so machine noise hits both.
 
         USAGE
-          swift run -c release session-bench [--quick] [--json]
+          swift run -c release session-bench [--quick] [--json] [--postgres FILE [--only-fleet]]
 
         OPTIONS
           --quick     small sizes, for CI; times are then rough
           --json      one JSON document instead of text
+          --postgres FILE
+                      add the fleet.* figures: sessions in the PostgreSQL database whose
+                      connection string FILE holds (read from a file: it may hold a password),
+                      refreshed by four node processes (Tests/Postgres/run.sh starts a throw-away
+                      cluster and runs this)
+          --only-fleet  only the fleet.* figures
           -h, --help  this text
 
         EXIT CODES
           0  every invariant holds (a missed time goal is reported, not an error)
           1  an invariant is broken, e.g. more than one refresh request for concurrent callers,
-             or for 8 copies of this program sharing one session file
+             or for 8 copies of this program sharing one session file, or for 4 nodes
+             sharing sessions through PostgreSQL
           2  bad arguments
           3  the benchmark could not run (e.g. the provider could not start)
         """

@@ -7,6 +7,11 @@ enum SessionBench {
         if CommandLine.arguments.dropFirst().first == SharedSession.childFlag {
             await SharedSession.child(Array(CommandLine.arguments.dropFirst(2)))
         }
+        #if canImport(CLibPQ)
+        if CommandLine.arguments.dropFirst().first == FleetSessions.nodeFlag {
+            await FleetSessions.node(Array(CommandLine.arguments.dropFirst(2)))
+        }
+        #endif
         let options: BenchOptions
         do {
             options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -37,6 +42,14 @@ enum SessionBench {
 
     private static func run(_ options: BenchOptions) async throws -> Report {
         var report = Report(quick: options.quick)
+        if let file = options.postgres {
+            #if canImport(CLibPQ)
+            try await FleetSessions.run(options, connectionStringFile: file, into: &report)
+            #else
+            throw BenchOptions.UsageError(message: "--postgres: SessionPostgres is built on Linux only")
+            #endif
+        }
+        if options.onlyFleet { return report }
         try await LatencyScenarios.userInfoCoreVersusRaw(options, into: &report)
         try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: false, into: &report)
         try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: true, into: &report)

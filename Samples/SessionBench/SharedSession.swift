@@ -96,7 +96,7 @@ enum SharedSession {
 }
 
 /// A child copy of this executable, spoken to line by line.
-private final class RacingProcess {
+final class RacingProcess {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the PostgreSQL tests (Tests/Postgres/PostgresTests, with FleetNode as the fleet's nodes)
+# Runs the PostgreSQL tests (Tests/Postgres/PostgresTests; session-bench --fleet-node is a node of
+# their fleet), then session-bench's fleet.* figures,
 # against a throw-away PostgreSQL cluster: initdb and pg_ctl as the postgres user in a temporary
 # directory, listening on 127.0.0.1 only, with password authentication; stopped by its PID at the
 # end, and the directory removed. Needs PostgreSQL's server binaries (Debian's postgresql-15, part
@@ -35,9 +36,19 @@ chown postgres "$scratch/password"
 runuser -u postgres -- "$bin/initdb" -D "$scratch/server/cluster" -U session_service -A scram-sha-256 --pwfile="$scratch/password" \
     > "$scratch/initdb.log" 2>&1 || { cat "$scratch/initdb.log"; exit 1; }
 rm -f "$scratch/password"
+# TLS with a certificate of a throw-away authority, for the tests that ask for sslmode=verify-full.
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=session-service-tests-ca" \
+    -keyout "$scratch/ca.key" -out "$scratch/ca.crt" > /dev/null 2>&1
+openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+    -keyout "$scratch/server/server.key" -out "$scratch/server.csr" > /dev/null 2>&1
+openssl x509 -req -in "$scratch/server.csr" -CA "$scratch/ca.crt" -CAkey "$scratch/ca.key" -CAcreateserial -days 1 \
+    -copy_extensions copy -out "$scratch/server/server.crt" > /dev/null 2>&1
+chown postgres "$scratch/server/server.key" "$scratch/server/server.crt"
+chmod 600 "$scratch/server/server.key"
 start() {
     runuser -u postgres -- "$bin/pg_ctl" -D "$scratch/server/cluster" -l "$scratch/server/server.log" -w \
-        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$scratch/server -c max_connections=200" start > /dev/null
+        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$scratch/server -c max_connections=200 \
+            -c ssl=on -c ssl_cert_file=$scratch/server/server.crt -c ssl_key_file=$scratch/server/server.key" start > /dev/null
     pid=$(head -1 "$scratch/server/cluster/postmaster.pid")
 }
 start
@@ -58,5 +69,8 @@ echo "postgres: building (SESSION_POSTGRES=1)"
 # shellcheck disable=SC2086
 SESSION_POSTGRES=1 swift build --build-tests ${SWIFT_BUILD_FLAGS:-} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; exit 1; }
 SESSION_POSTGRES=1 SESSION_POSTGRES_CONNINFO_FILE="$scratch/conninfo" SESSION_POSTGRES_RESTART="$scratch/restart" \
+    SESSION_POSTGRES_ROOT_CERT="$scratch/ca.crt" \
     swift test --skip-build --filter "${1:-PostgresTests}"
+echo "postgres: session-bench --quick --postgres --only-fleet (fails only on a broken invariant)"
+"$(swift build --show-bin-path)/session-bench" --quick --postgres "$scratch/conninfo" --only-fleet
 echo "postgres: done"

@@ -43,7 +43,7 @@ final class FleetRefreshTests: XCTestCase {
     private func runFleet(_ provider: LocalProvider, sessions: Int, lease: Bool) async throws -> [String] {
         var nodes: [ChildProcess] = []
         for _ in 0..<Self.nodes {
-            var node = try ChildProcess.start("FleetNode", [PostgresHarness.connectionStringFile, provider.issuer.absoluteString, "\(sessions)"]
+            var node = try ChildProcess.start("session-bench", ["--fleet-node", PostgresHarness.connectionStringFile, provider.issuer.absoluteString, "\(sessions)"]
                                                   + (lease ? [] : ["no-lease"]))
             let ready = await node.lines.next()
             XCTAssertEqual(ready, "ready")
@@ -114,7 +114,7 @@ final class FleetRefreshTests: XCTestCase {
             }
             var nodes: [ChildProcess] = []
             for _ in 0..<2 {
-                var node = try ChildProcess.start("FleetNode", [PostgresHarness.connectionStringFile, provider.issuer.absoluteString, "\(sessions)"])
+                var node = try ChildProcess.start("session-bench", ["--fleet-node", PostgresHarness.connectionStringFile, provider.issuer.absoluteString, "\(sessions)"])
                 let ready = await node.lines.next()
                 XCTAssertEqual(ready, "ready")
                 nodes.append(node)

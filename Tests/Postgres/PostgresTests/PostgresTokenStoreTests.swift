@@ -159,3 +159,24 @@ final class PostgresRestartTests: XCTestCase {
         XCTAssertEqual(saved?.accessToken, "after the restart")
     }
 }
+
+/// TLS to the database is what the connection string's `sslmode` asks for.
+final class PostgresTLSTests: XCTestCase {
+    func testVerifyFullConnectsOverTLSAndAnUnknownAuthorityIsRefused() async throws {
+        guard let root = ProcessInfo.processInfo.environment["SESSION_POSTGRES_ROOT_CERT"] else { throw XCTSkip("run by Tests/Postgres/run.sh") }
+        let verified = try PostgresHarness.database(extra: "sslmode=verify-full sslrootcert=\(root) application_name=tests")
+        let rows = try await verified.rows("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+        XCTAssertEqual(rows, [["t"]], "the connection is encrypted")
+        let store = PostgresTokenStore(database: try PostgresHarness.database(extra: "sslmode=verify-full sslrootcert=\(root)"),
+                                       configuration: try PostgresHarness.configuration())
+        try await store.save(PostgresHarness.tokens("over TLS"))
+        let loaded = try await store.load()
+        XCTAssertEqual(loaded?.accessToken, "over TLS")
+
+        // The system's authorities do not know the test's: verify-full refuses the server.
+        let unknown = try PostgresHarness.database(extra: "sslmode=verify-full sslrootcert=/etc/ssl/certs/ca-certificates.crt")
+        let error = await sessionError { _ = try await PostgresTokenStore(database: unknown, configuration: try PostgresHarness.configuration()).load() }
+        XCTAssertEqual(error?.code, .storageFailed)
+        XCTAssertTrue(error?.message.contains("cannot be reached") == true, error?.message ?? "")
+    }
+}

@@ -1,0 +1,191 @@
+#if canImport(CLibPQ)
+import Dispatch
+import Foundation
+import SessionCore
+import SessionPostgres
+import SessionTesting
+
+/// Sessions shared by a fleet through PostgreSQL (`--postgres FILE`, the file holding a connection
+/// string): how many refresh requests four node processes make when every session has expired,
+/// what PostgreSQL costs a sign-in and a request's restore beside the in-memory store, and what the
+/// refresh lease adds to a refresh. Tests/Postgres/run.sh runs it against its throw-away cluster.
+enum FleetSessions {
+    /// The hidden argument that makes session-bench one node of the fleet (PostgresTests use it too).
+    static let nodeFlag = "--fleet-node"
+    static let nodes = 4
+
+    static func run(_ options: BenchOptions, connectionStringFile: String, into report: inout Report) async throws {
+        let count = options.quick ? 50 : 250
+        var settings = LocalProvider.Options()
+        settings.users = (0..<count).map { LocalProvider.User(subject: subject($0), email: "user\($0)@example.com", givenName: "User", familyName: "\($0)") }
+        settings.requestLogLimit = 20 * count
+        let local = try LocalProvider(options: settings)
+        defer { local.stop() }
+        let configuration = try local.configuration()
+        let database = try PostgresDatabase(connectionString: try connectionString(connectionStringFile))
+        try await database.prepare()
+        let transport = PlatformDefaults.httpTransport()
+        let provider = OpenIDProvider(configuration: configuration, transport: transport)
+        let agent = HeadlessUserAgent(transport: transport)
+        let inPostgres = PostgresAccountStore(database: database, configuration: configuration)
+        let inMemory = InMemoryAccountStore()
+
+        // Sign-ins, kept in PostgreSQL or in memory, in alternating rounds.
+        let signIns = options.quick ? 5 : 40
+        let next = Locked(0)
+        func signIn(into store: AccountStore, _ operations: Int) async throws {
+            let accounts = AccountSessions(provider: provider, store: store)
+            for _ in 0..<operations {
+                let index = next.withLock { value -> Int in
+                    defer { value = (value + 1) % count }
+                    return value
+                }
+                local.scriptConsent(.approveAs(subject: subject(index)))
+                _ = try await accounts.signIn(agent: agent)
+            }
+        }
+        let signInSides = [
+            Side(name: "fleet.sign-in.postgres") { try await signIn(into: inPostgres, $0) },
+            Side(name: "fleet.sign-in.in-memory") { try await signIn(into: inMemory, $0) },
+        ]
+        let signInTimings = try await measure(rounds: options.rounds, operations: signIns, signInSides)
+        report.add(signInTimings, signInSides, rounds: options.rounds, operations: signIns)
+        report.add(ratio: "ratio.fleet.sign-in.postgres-vs-in-memory", signInTimings, 0, to: 1, goal: nil)
+
+        // Every account signed in, in both stores.
+        for index in 0..<count {
+            local.scriptConsent(.approveAs(subject: subject(index)), .approveAs(subject: subject(index)))
+            _ = try await AccountSessions(provider: provider, store: inPostgres).signIn(agent: agent)
+            _ = try await AccountSessions(provider: provider, store: inMemory).signIn(agent: agent)
+        }
+
+        // A request on a node that has not served this session: restore it, then valid tokens.
+        let restores = options.quick ? 50 : 500
+        func restore(from store: AccountStore, _ operations: Int) async throws {
+            for operation in 0..<operations {
+                let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: subject(operation % count)))
+                guard try await client.loadStoredSession() != nil else { throw SessionError.noSessionForBench }
+                _ = try await client.validTokens()
+            }
+        }
+        let restoreSides = [
+            Side(name: "fleet.restore-and-valid-tokens.postgres") { try await restore(from: inPostgres, $0) },
+            Side(name: "fleet.restore-and-valid-tokens.in-memory") { try await restore(from: inMemory, $0) },
+        ]
+        let restoreTimings = try await measure(rounds: options.rounds, operations: restores, restoreSides)
+        report.add(restoreTimings, restoreSides, rounds: options.rounds, operations: restores)
+        report.add(ratio: "ratio.fleet.restore-and-valid-tokens.postgres-vs-in-memory", restoreTimings, 0, to: 1, goal: nil)
+
+        // A refresh with the lease and without it, on the same rows.
+        var withoutLease = inPostgres
+        withoutLease.takesLease = false
+        func refresh(_ store: PostgresAccountStore, _ operations: Int) async throws {
+            for operation in 0..<operations {
+                let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: subject(operation % count)))
+                _ = try await client.loadStoredSession()
+                _ = try await client.refresh()
+            }
+        }
+        let refreshes = options.quick ? 10 : 100
+        let refreshSides = [
+            Side(name: "fleet.refresh.with-lease") { try await refresh(inPostgres, $0) },
+            Side(name: "fleet.refresh.without-lease") { try await refresh(withoutLease, $0) },
+        ]
+        let refreshTimings = try await measure(rounds: options.rounds, operations: refreshes, refreshSides)
+        report.add(refreshTimings, refreshSides, rounds: options.rounds, operations: refreshes)
+        report.add("fleet.lease-added-latency", (refreshTimings.median(0) - refreshTimings.median(1)) / 1000, "ms",
+                   "what taking and releasing the lease adds to one refresh (median of rounds)")
+
+        // Every session expired; four node processes use all of them at once.
+        for index in 0..<count {
+            let client = SessionClient(provider: provider, store: try inPostgres.tokenStore(forSubject: subject(index)))
+            if let tokens = try await client.loadStoredSession() { try await client.setTokens(tokens.withExpiry(Date(timeIntervalSinceNow: -60))) }
+        }
+        let before = refreshRequests(local)
+        let nodeOutputs = try await runNodes(connectionStringFile: connectionStringFile, issuer: local.issuer, count: count)
+        let perSession = Double(refreshRequests(local) - before) / Double(count)
+        report.check("fleet.refresh-requests-per-session.\(nodes)-nodes-\(count)-sessions", expected: "1.00",
+                     actual: String(format: "%.2f", perSession))
+        report.check("fleet.nodes-continue-on-the-rotated-tokens", expected: "every node, every session",
+                     actual: nodeOutputs.allSatisfy { $0 == "done ok \(count)" } && local.refreshTokenReuses == 0
+                         ? "every node, every session" : "\(nodeOutputs), \(local.refreshTokenReuses) reuses")
+    }
+
+    static func subject(_ index: Int) -> String { String(format: "user-%03d", index) }
+
+    private static func connectionString(_ file: String) throws -> String {
+        try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func refreshRequests(_ local: LocalProvider) -> Int {
+        local.requests(to: .token).filter { $0.parameters["grant_type"] == "refresh_token" }.count
+    }
+
+    private static func runNodes(connectionStringFile: String, issuer: URL, count: Int) async throws -> [String] {
+        let children = try (0..<nodes).map { _ in
+            try RacingProcess([nodeFlag, connectionStringFile, issuer.absoluteString, "\(count)"])
+        }
+        for child in children where child.readLine() != "ready" { throw CocoaError(.executableLoad) }
+        for child in children { child.send("go") }
+        return children.map { $0.readLine() ?? "(no answer)" }
+    }
+
+    /// One node: `CONNINFO-FILE ISSUER COUNT [no-lease]`. It opens the accounts user-000 ...
+    /// user-(COUNT-1) of LocalProvider's demo client, prints "ready", waits for a line, then uses
+    /// every session at once, in a random order, two callers each: valid tokens, then the UserInfo.
+    /// It prints "done ok N" and, when some failed, " failed CODE:COUNT ..."; `no-lease`: its
+    /// refreshes take no lease (to show what the lease prevents).
+    static func node(_ arguments: [String]) async -> Never {
+        do {
+            guard arguments.count >= 3, let issuer = URL(string: arguments[1]), let count = Int(arguments[2]),
+                  let redirect = LocalProvider.Client.demo.redirectURIs.first else {
+                say("usage: session-bench \(nodeFlag) CONNINFO-FILE ISSUER COUNT [no-lease]")
+                exit(2)
+            }
+            let configuration = try SessionConfiguration(issuer: issuer, clientID: LocalProvider.Client.demo.id, redirectURI: redirect)
+            let provider = OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 20))
+            var store = PostgresAccountStore(database: try PostgresDatabase(connectionString: try connectionString(arguments[0])),
+                                             configuration: configuration)
+            store.takesLease = !arguments.dropFirst(3).contains("no-lease")
+            let accounts = store
+            try await accounts.database.prepare()
+            say("ready")
+            _ = readLine()
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in (0..<count).shuffled() {
+                    group.addTask {
+                        do {
+                            let client = SessionClient(provider: provider, store: try accounts.tokenStore(forSubject: subject(index)))
+                            guard try await client.loadStoredSession() != nil else { return "none" }
+                            async let first = client.validTokens()
+                            async let second = client.validTokens()
+                            _ = try await (first, second)
+                            _ = try await client.userInfo()
+                            return "ok"
+                        } catch {
+                            return (error as? SessionError)?.code.rawValue ?? "\(type(of: error))"
+                        }
+                    }
+                }
+                var tally: [String: Int] = [:]
+                for await outcome in group { tally[outcome, default: 0] += 1 }
+                return tally
+            }
+            let failed = outcomes.filter { $0.key != "ok" }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+            say("done ok \(outcomes["ok"] ?? 0)" + (failed.isEmpty ? "" : " failed " + failed.joined(separator: " ")))
+        } catch {
+            say("error \((error as? SessionError)?.message ?? "\(type(of: error))")")
+            exit(1)
+        }
+        exit(0)
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+private extension SessionError {
+    static var noSessionForBench: SessionError { SessionError(.notAuthenticated, process: .authentication, message: "no stored session") }
+}
+#endif
