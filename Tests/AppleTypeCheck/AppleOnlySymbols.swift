@@ -6,6 +6,8 @@ import Foundation
 private func appleOnlySymbolsAreCompiled(configuration: SessionConfiguration) {
     let _: AppleCryptoBackend.Type = PlatformCryptoBackend.self
     let _: (PKCS8PrivateKey) throws -> ApplePrivateKey = ApplePrivateKey.init
+    let _: (JWSAlgorithm) throws -> ApplePrivateKey = ApplePrivateKey.init(generating:)
+    let _: (ApplePrivateKey) -> () throws -> Data = ApplePrivateKey.pkcs8DER
     let _: any KeychainItems = SecItemKeychain()
     let _: any LocalTokenStore = KeychainTokenStore(configuration: configuration)
     let _: any AccountStore = KeychainAccountStore(configuration: configuration)

@@ -2,8 +2,8 @@ import Foundation
 
 /// base64url without padding (RFC 7515 §2, RFC 7636 §3). Works on bytes: Foundation's string
 /// replacement goes through locale-aware comparison on Linux and dominated ID-token parsing.
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
+package enum Base64URL {
+    package static func encode(_ data: Data) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity((data.count * 4 + 2) / 3)
         for byte in data.base64EncodedData() {
@@ -18,7 +18,7 @@ enum Base64URL {
     }
 
     /// Decodes unpadded base64url; nil on any character outside the alphabet or a bad length.
-    static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 2)
         for byte in text.utf8 {

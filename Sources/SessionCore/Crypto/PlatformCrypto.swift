@@ -4,7 +4,7 @@ import Foundation
 /// (``PlatformCryptoBackend``): key shapes and sizes, signature lengths.
 package enum PlatformCrypto {
     /// SHA-256 of `data`.
-    static func sha256(_ data: Data) throws -> Data {
+    package static func sha256(_ data: Data) throws -> Data {
         try PlatformCryptoBackend.sha256(data)
     }
 
