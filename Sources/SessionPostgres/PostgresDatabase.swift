@@ -152,7 +152,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
             }
             return pool.idle
         }
-        _ = dropped
+        // Closed here, outside the pool's lock: PQfinish may wait on the network.
+        withExtendedLifetime(dropped) {}
     }
 
     /// An idle connection, or nil when the caller is to open one (its place is counted), waiting

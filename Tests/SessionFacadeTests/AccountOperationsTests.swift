@@ -28,7 +28,7 @@ final class AccountOperationsTests: XCTestCase {
         return facade
     }
 
-    func testEachSignInAddsAnAccountAndSwitchingMovesTheOperationsToIt() async throws {
+    func testEachSignInAddsAnAccountAndSwitchingMovesTheOperationsToIt_C1_C3_C4() async throws {
         let facade = try await twoAccounts(in: directory())
         XCTAssertEqual(facade.transcript(after: FacadeHarness.initialized), [
             "A.didFinishAuthentication(token)", "completion.getAuthorization(token)",
@@ -54,7 +54,7 @@ final class AccountOperationsTests: XCTestCase {
         assertOnCallbackQueue(facade.log)
     }
 
-    func testRemovingAnotherAccountLeavesTheCurrentOneAndRemovingTheCurrentOneEndsItsSession() async throws {
+    func testRemovingAnotherAccountLeavesTheCurrentOneAndRemovingTheCurrentOneEndsItsSession_C2_C4() async throws {
         let facade = try await twoAccounts(in: directory())
         let accounts = try await facade.service.accounts()
         let erika = try XCTUnwrap(accounts.first { $0.subject == "erika" }), max = try XCTUnwrap(accounts.first { $0.subject == "max" })
@@ -83,7 +83,7 @@ final class AccountOperationsTests: XCTestCase {
         XCTAssertEqual(left.map(\.subject), ["erika"])
     }
 
-    func testALaterLaunchRestoresTheAccountSignedInMostRecently() async throws {
+    func testALaterLaunchRestoresTheAccountSignedInMostRecently_C5() async throws {
         let directory = directory()
         let first = try await twoAccounts(in: directory)
         let listed = try await first.service.accounts()

@@ -42,7 +42,7 @@ extension SessionClient {
     public func completeAuthorization(callbackURL: URL, pendingIn store: PendingAuthorizationStore) async throws -> SessionTokens {
         let startGeneration = generation
         do {
-            let states = (URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []).filter { $0.name == "state" }
+            let states = (URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []).filter { Exact.equal($0.name, "state") }
             guard states.count == 1, let state = states.first?.value, !state.isEmpty else {
                 throw Self.pendingRefused("the callback carries no single state")
             }
