@@ -40,7 +40,8 @@ struct DemoEnvironment {
         if let issuer = options.issuer, let clientID = options.clientID {
             provider = nil
             configuration = try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: options.redirectURI, scopes: options.scopes,
-                                                     clientAuthentication: options.clientAuthentication)
+                                                     clientAuthentication: options.clientAuthentication,
+                                                     pushesAuthorizationRequests: options.pushesAuthorizationRequests)
             agent = LoopbackBrowserAgent(opener: options.opensBrowser ? .system : .printOnly)
         } else {
             var providerOptions = LocalProvider.Options()
@@ -53,7 +54,9 @@ struct DemoEnvironment {
             providerOptions.users = [.erika, .max]
             let local = try LocalProvider(options: providerOptions)
             provider = local
-            configuration = try local.configuration(scopes: options.scopes)
+            let embedded = try local.configuration(scopes: options.scopes)
+            configuration = try SessionConfiguration(issuer: embedded.issuer, clientID: embedded.clientID, redirectURI: embedded.redirectURI,
+                                                     scopes: embedded.scopes, pushesAuthorizationRequests: options.pushesAuthorizationRequests)
             agent = HeadlessUserAgent()
         }
         let store: TokenStore = inKeyring ? keyringStore(configuration)
@@ -101,7 +104,9 @@ struct DemoEnvironment {
             : storeFile.map { "session stored in \($0.path)" + discarded } ?? "a temporary in-memory store"
         return DemoEnvironment(service: service, printer: printer, configuration: configuration,
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
-                               description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)." + storeNote,
+                               description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)"
+                                   + (options.pushesAuthorizationRequests ? ", each sign-in pushed to the provider first (PAR, RFC 9126)" : "")
+                                   + "." + storeNote,
                                hasStoredSession: stored != nil, keepsSession: storeFile != nil || inKeyring, accountStore: accountStore,
                                device: options.device,
                                endsProviderSession: options.endsProviderSession)

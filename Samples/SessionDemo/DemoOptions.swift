@@ -18,6 +18,8 @@ struct DemoOptions {
     var device = false
     /// End the provider's session too when the walk ends the session (`--end-provider-session`).
     var endsProviderSession = false
+    /// Push each sign-in's parameters to the provider first (RFC 9126, `--par`).
+    var pushesAuthorizationRequests = false
     /// How a confidential client authenticates; the secret or private key comes from a file or the
     /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
@@ -54,6 +56,7 @@ struct DemoOptions {
             case "--no-browser": opensBrowser = false
             case "--device": device = true
             case "--end-provider-session": endsProviderSession = true
+            case "--par": pushesAuthorizationRequests = true
             case "--client-auth": method = try value(for: argument)
             case "--client-secret-file": secretFile = try value(for: argument)
             case "--client-key-file": keyFile = try value(for: argument)
@@ -149,6 +152,8 @@ struct DemoOptions {
           --end-provider-session
                            end the session at the provider too (RP-initiated logout): its sign-out page is
                            opened like the sign-in page, and comes back to the redirect URI
+          --par            push each sign-in's parameters to the provider first (RFC 9126): the browser
+                           gets only a reference to them (request_uri)
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)

@@ -100,6 +100,13 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertTrue(run.output.contains("Bye: 8 callbacks, 1 errors."), run.output)
     }
 
+    func testTheWalkWithPushedAuthorizationRequests() async throws {
+        let run = try await DemoProcess.run(["--par"])
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        XCTAssertTrue(run.output.contains("each sign-in pushed to the provider first (PAR, RFC 9126)"), run.output)
+        XCTAssertTrue(run.output.contains("didFinishAuthentication"), run.output)
+    }
+
     func testAnInteractiveSessionAddsSwitchesAndRemovesAccounts() async throws {
         let input = "init\nauth login\nadd max\naccounts\nuserinfo\nswitch erika\nuserinfo\nremove max\naccounts\nswitch max\nquit\n"
         let run = try await DemoProcess.run(["--interactive"], input: input)

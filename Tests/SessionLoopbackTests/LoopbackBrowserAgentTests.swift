@@ -91,6 +91,31 @@ final class LoopbackBrowserAgentTests: XCTestCase {
         XCTAssertTrue(printed.lines.first?.hasPrefix("Open this URL in a browser to sign in: http://127.0.0.1:") == true)
     }
 
+    /// With pushed requests (RFC 9126) the browser's URL holds no redirect URI: the pushed one,
+    /// with the port the agent listens on, is where the provider sends the browser back.
+    func testAPushedRequestComesBackToTheListenerToo() async throws {
+        let harness = try makeLocalHarness(redirectURI: Self.anyPortRedirect) { $0.requiresPushedAuthorizationRequests = true }
+        let provider = harness.provider
+        let (pages, pageSink) = AsyncStream.makeStream(of: String.self)
+        let agent = LoopbackBrowserAgent(timeout: 20, opener: .custom { url in
+            Task {
+                let pushed = provider.requests(to: .pushedAuthorization).last?.parameters["redirect_uri"].flatMap(URL.init(string:))
+                guard let pushed, let callback = try? await HeadlessUserAgent().authorize(url: url, redirectURI: pushed),
+                      let page = try? await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: callback)) else {
+                    pageSink.yield("browser failed")
+                    return
+                }
+                pageSink.yield(String(decoding: page.body, as: UTF8.self))
+            }
+        }, showInstruction: { _ in })
+        let tokens = try await harness.client.signIn(agent: agent)
+        XCTAssertEqual(tokens.subject, "erika")
+        var iterator = pages.makeAsyncIterator()
+        let page = await iterator.next()
+        XCTAssertTrue(page?.contains("Sign-in received") == true, page ?? "")
+        XCTAssertNil(provider.requests(to: .authorization).last?.parameters["redirect_uri"], "the browser carried only the reference")
+    }
+
     func testAConfiguredPortIsTheOneListenedOn() async throws {
         let probe = try LoopbackHTTPServer { _ in .dropConnection }
         let port = probe.port

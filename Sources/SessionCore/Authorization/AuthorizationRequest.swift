@@ -20,6 +20,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     let issuer: String
     /// Whether the provider declared it sends `iss`, so that a response without it is refused.
     let issuerRequired: Bool
+    /// For a pushed request (RFC 9126), when the provider forgets it: ``url`` must be opened
+    /// before then. nil for a request that travels in the URL itself.
+    public private(set) var expiresAt: Date?
 
     /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
     public var codeVerifier: String { pkce.verifier }
@@ -68,6 +71,15 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.pkce = pkce
         self.issuer = issuer
         self.issuerRequired = issuerRequired
+    }
+
+    /// The same request, sent to the provider by reference: the browser opens `url` (the
+    /// authorization endpoint with `client_id` and `request_uri`), which expires at `expiresAt`.
+    func pointing(to url: URL, expiresAt: Date) -> AuthorizationRequest {
+        var pushed = AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce,
+                                          issuer: issuer, issuerRequired: issuerRequired)
+        pushed.expiresAt = expiresAt
+        return pushed
     }
 
     /// The scopes and the endpoint, with every parameter value redacted.

@@ -31,7 +31,8 @@ extension SessionClient {
                                message: "the agent's redirect URI differs from the configured one in more than its loopback port")
         }
         let metadata = try await discover()
-        return try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
+        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
+        return try PushedAuthorization.isUsed(configuration: configuration, metadata: metadata) ? try await pushed(request, metadata: metadata) : request
     }
 
     /// True when an authorization is pending and `url` addresses its redirect URI. Does not

@@ -48,6 +48,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// (``SessionClient/signOut(revokeTokens:endingProviderSessionWith:)``); nil uses
     /// ``redirectURI``. Register it with the provider as a post-logout redirect URI.
     public let postLogoutRedirectURI: URL?
+    /// Whether sign-ins push their parameters to the provider first (RFC 9126, PAR): the browser
+    /// then gets only `client_id` and a `request_uri`. A provider whose metadata requires it gets
+    /// pushed requests either way.
+    public let pushesAuthorizationRequests: Bool
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -78,7 +82,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         refreshLeeway: TimeInterval = 60,
         allowedClockSkew: TimeInterval = 120,
         deviceAuthorizationEndpoint: URL? = nil,
-        postLogoutRedirectURI: URL? = nil
+        postLogoutRedirectURI: URL? = nil,
+        pushesAuthorizationRequests: Bool = false
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -142,6 +147,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.allowedClockSkew = allowedClockSkew
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.postLogoutRedirectURI = postLogoutRedirectURI
+        self.pushesAuthorizationRequests = pushesAuthorizationRequests
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

@@ -26,6 +26,11 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// Whether the provider sends RFC 9207's `iss` authorization response parameter; when true,
     /// a redirect without it is refused.
     public let authorizationResponseIssParameterSupported: Bool
+    /// `pushed_authorization_request_endpoint` (RFC 9126 §5), where a sign-in's parameters may be
+    /// posted before the browser goes to the authorization endpoint; nil when the provider has none.
+    public let pushedAuthorizationRequestEndpoint: URL?
+    /// `require_pushed_authorization_requests` (RFC 9126 §5): the provider takes no other kind.
+    public let requirePushedAuthorizationRequests: Bool
 
     /// Parses and validates an OpenID configuration document for `expectedIssuer`.
     init(data: Data, expectedIssuer: String) throws {
@@ -55,6 +60,11 @@ public struct ProviderMetadata: Sendable, Equatable {
         endSessionEndpoint = try endpoint("end_session_endpoint")
         deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         authorizationResponseIssParameterSupported = try fields.bool("authorization_response_iss_parameter_supported") ?? false
+        pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
+        requirePushedAuthorizationRequests = try fields.bool("require_pushed_authorization_requests") ?? false
+        if requirePushedAuthorizationRequests, pushedAuthorizationRequestEndpoint == nil {
+            throw fields.fail("pushed authorization requests are required, but 'pushed_authorization_request_endpoint' is missing")
+        }
         if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
         }

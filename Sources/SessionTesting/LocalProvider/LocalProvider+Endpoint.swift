@@ -26,6 +26,8 @@ extension LocalProvider {
         case deviceAuthorization
         /// `/end_session` (OpenID Connect RP-Initiated Logout 1.0).
         case endSession
+        /// `/par` (RFC 9126): pushed authorization requests.
+        case pushedAuthorization
 
         /// The endpoint's path.
         public var path: String {
@@ -41,6 +43,7 @@ extension LocalProvider {
             case .permissionWrite: "/permissions/write"
             case .deviceAuthorization: "/device_authorization"
             case .endSession: "/end_session"
+            case .pushedAuthorization: "/par"
             }
         }
 

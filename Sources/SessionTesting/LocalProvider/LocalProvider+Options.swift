@@ -23,6 +23,12 @@ extension LocalProvider {
         /// Sent with the JWK Set as `Cache-Control: max-age` (whole seconds), how long a client
         /// may keep the keys; nil sends no `Cache-Control`.
         public var jwksMaxAge: TimeInterval?
+        /// Whether the authorization endpoint takes only pushed requests (RFC 9126
+        /// `require_pushed_authorization_requests`); the pushed authorization request endpoint is
+        /// offered either way.
+        public var requiresPushedAuthorizationRequests = false
+        /// How long a pushed request's `request_uri` may be used (RFC 9126 `expires_in`).
+        public var pushedRequestLifetime: TimeInterval = 60
         /// How long a device sign-in's codes are valid (RFC 8628 `expires_in`).
         public var deviceCodeLifetime: TimeInterval = 600
         /// The polling interval a device sign-in is given (RFC 8628 `interval`), in whole seconds.

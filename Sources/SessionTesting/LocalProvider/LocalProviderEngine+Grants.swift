@@ -7,7 +7,12 @@ import SessionCore
 extension LocalProviderEngine {
     func authorize(_ request: HTTPServerRequest) -> HTTPServerResponse {
         guard request.method == "GET" || request.method == "POST" else { return Self.page("Method not allowed", status: 405) }
-        let items = request.method == "GET" ? request.queryItems : request.formItems
+        var items = request.method == "GET" ? request.queryItems : request.formItems
+        switch pushedParameters(items) {
+        case .passed(let pushed?): items = pushed
+        case .passed(nil): break
+        case .refused(let refusal): return refusal
+        }
         let parameters = Self.firstValues(items)
         // Without a known client and a registered redirect URI the provider must not redirect (§4.1.2.1).
         guard let clientID = parameters["client_id"], let client = options.clients.first(where: { Exact.equal($0.id, clientID) }) else {

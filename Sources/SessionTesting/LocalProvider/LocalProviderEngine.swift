@@ -119,6 +119,7 @@ final class LocalProviderEngine: Sendable {
         case .permissionWrite: return writePermissions(request)
         case .deviceAuthorization: return startDeviceSignIn(request)
         case .endSession: return endSession(request)
+        case .pushedAuthorization: return pushAuthorizationRequest(request)
         }
     }
 
@@ -151,6 +152,8 @@ final class LocalProviderEngine: Sendable {
             "revocation_endpoint_auth_methods_supported": ["none"],
             "code_challenge_methods_supported": ["S256"],
             "authorization_response_iss_parameter_supported": true,
+            "pushed_authorization_request_endpoint": url(.pushedAuthorization),
+            "require_pushed_authorization_requests": options.requiresPushedAuthorizationRequests,
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
                                  "given_name", "family_name", "birthdate"],
         ]

@@ -11,6 +11,14 @@ struct Grant: Sendable, Codable, Equatable {
 }
 
 /// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
+/// A pushed authorization request: its parameters, the client that pushed them, and when its
+/// `request_uri` expires.
+struct PushedRequest: Sendable {
+    let parameters: [(name: String, value: String)]
+    let clientID: String
+    let expiresAt: Date
+}
+
 struct IssuedCode: Sendable {
     let grant: Grant
     let redirectURI: String
@@ -50,6 +58,8 @@ struct IssuedRefreshToken: Sendable, Codable, Equatable {
 struct LocalProviderState: Sendable {
     var keys: LocalProviderKeyRing
     var codes: [String: IssuedCode] = [:]
+    /// Pushed authorization requests (RFC 9126) by `request_uri`, until used once or expired.
+    var pushedRequests: [String: PushedRequest] = [:]
     var accessTokens: [String: IssuedAccessToken] = [:]
     var refreshTokens: [String: IssuedRefreshToken] = [:]
     /// Permission-center tokens, issued in the ID token's `permission_management` claim.

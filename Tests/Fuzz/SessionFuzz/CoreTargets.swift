@@ -96,6 +96,14 @@ enum CoreTargets {
         }
     }
 
+    /// A pushed authorization request's answer (RFC 9126 §2.2), by status 201, 200 or 400.
+    static func pushedAuthorization(_ data: Data) {
+        guard let mode = data.first else { return }
+        let status = [201, 200, 400][Int(mode) % 3]
+        let response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(data.dropFirst()))
+        expectOnly(SessionError.self) { _ = try PushedAuthorization.reference(response) }
+    }
+
     /// A redirect URL checked against a pending request, by the core and by the loopback page.
     static func authorizationResponse(_ data: Data) {
         guard let url = URL(string: String(decoding: data, as: UTF8.self)) else { return }
