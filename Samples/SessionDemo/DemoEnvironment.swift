@@ -41,7 +41,8 @@ struct DemoEnvironment {
             provider = nil
             configuration = try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: options.redirectURI, scopes: options.scopes,
                                                      clientAuthentication: options.clientAuthentication,
-                                                     pushesAuthorizationRequests: options.pushesAuthorizationRequests)
+                                                     pushesAuthorizationRequests: options.pushesAuthorizationRequests,
+                                                     dpop: options.dpop ? .required : .off)
             agent = LoopbackBrowserAgent(opener: options.opensBrowser ? .system : .printOnly)
         } else {
             var providerOptions = LocalProvider.Options()
@@ -52,11 +53,16 @@ struct DemoEnvironment {
             providerOptions.approvesDeviceSignInsAfterPolls = 2
             // A second person, for adding an account (`--interactive`'s add).
             providerOptions.users = [.erika, .max]
+            // A provider of today takes DPoP; with --dpop it takes nothing else and wants its nonce.
+            providerOptions.offersDPoP = true
+            providerOptions.requiresDPoP = options.dpop
+            providerOptions.requiresDPoPNonce = options.dpop
             let local = try LocalProvider(options: providerOptions)
             provider = local
             let embedded = try local.configuration(scopes: options.scopes)
             configuration = try SessionConfiguration(issuer: embedded.issuer, clientID: embedded.clientID, redirectURI: embedded.redirectURI,
-                                                     scopes: embedded.scopes, pushesAuthorizationRequests: options.pushesAuthorizationRequests)
+                                                     scopes: embedded.scopes, pushesAuthorizationRequests: options.pushesAuthorizationRequests,
+                                                     dpop: options.dpop ? .required : .off)
             agent = HeadlessUserAgent()
         }
         let store: TokenStore = inKeyring ? keyringStore(configuration)
@@ -106,6 +112,7 @@ struct DemoEnvironment {
                                permissionCenter: try provider?.permissionCenter, agent: agent, localProvider: provider,
                                description: "Provider: \(providerText), client \(configuration.clientID), \(storeText)"
                                    + (options.pushesAuthorizationRequests ? ", each sign-in pushed to the provider first (PAR, RFC 9126)" : "")
+                                   + (options.dpop ? ", tokens bound to this process's DPoP key (RFC 9449)" : "")
                                    + "." + storeNote,
                                hasStoredSession: stored != nil, keepsSession: storeFile != nil || inKeyring, accountStore: accountStore,
                                device: options.device,

@@ -20,6 +20,8 @@ struct DemoOptions {
     var endsProviderSession = false
     /// Push each sign-in's parameters to the provider first (RFC 9126, `--par`).
     var pushesAuthorizationRequests = false
+    /// Bind the session's tokens to a DPoP key (RFC 9449, `--dpop`).
+    var dpop = false
     /// How a confidential client authenticates; the secret or private key comes from a file or the
     /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
@@ -57,6 +59,7 @@ struct DemoOptions {
             case "--device": device = true
             case "--end-provider-session": endsProviderSession = true
             case "--par": pushesAuthorizationRequests = true
+            case "--dpop": dpop = true
             case "--client-auth": method = try value(for: argument)
             case "--client-secret-file": secretFile = try value(for: argument)
             case "--client-key-file": keyFile = try value(for: argument)
@@ -154,6 +157,9 @@ struct DemoOptions {
                            opened like the sign-in page, and comes back to the redirect URI
           --par            push each sign-in's parameters to the provider first (RFC 9126): the browser
                            gets only a reference to them (request_uri)
+          --dpop           bind the session's tokens to a key only this process holds (DPoP, RFC 9449):
+                           every request proves it; the embedded provider then takes nothing else and
+                           asks for its nonce
           --scope S        extra scopes, space-separated; may be repeated
           --no-browser     only print the sign-in URL instead of also opening it (xdg-open, or open on macOS)
           --client-auth M  a confidential client: basic (client_secret_basic), post (client_secret_post)

@@ -107,6 +107,19 @@ final class SessionDemoTests: XCTestCase {
         XCTAssertTrue(run.output.contains("didFinishAuthentication"), run.output)
     }
 
+    func testTheWalkWithDPoPBoundTokens() async throws {
+        // The embedded provider then refuses any token request without a proof and asks for its
+        // nonce: a walk that fetches UserInfo and refreshes proves both were made.
+        let run = try await DemoProcess.run(["--dpop", "--par"])
+        XCTAssertEqual(run.status, 0, run.output + run.errorOutput)
+        XCTAssertTrue(run.output.contains("tokens bound to this process's DPoP key (RFC 9449)"), run.output)
+        XCTAssertEqual(run.callbackNames, Self.walk)
+        XCTAssertTrue(run.output.contains("didFetchUserInfo: sub=erika"), run.output)
+        XCTAssertTrue(run.output.contains("(the provider answered 1 refresh request"), run.output)
+        XCTAssertTrue(run.output.contains("\nDone: 8 callbacks, 0 errors, session ended, in "), run.output)
+        Self.assertNoSecrets(run)
+    }
+
     func testAnInteractiveSessionAddsSwitchesAndRemovesAccounts() async throws {
         let input = "init\nauth login\nadd max\naccounts\nuserinfo\nswitch erika\nuserinfo\nremove max\naccounts\nswitch max\nquit\n"
         let run = try await DemoProcess.run(["--interactive"], input: input)

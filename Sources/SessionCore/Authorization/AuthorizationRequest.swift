@@ -23,6 +23,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// For a pushed request (RFC 9126), when the provider forgets it: ``url`` must be opened
     /// before then. nil for a request that travels in the URL itself.
     public private(set) var expiresAt: Date?
+    /// The DPoP key the code is bound to (its thumbprint sent as `dpop_jkt`, RFC 9449 §10),
+    /// which the code exchange proves; nil for a Bearer sign-in or one whose key is made at the
+    /// exchange (a pending sign-in kept outside the client).
+    let dpopKey: DPoPKey?
 
     /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
     public var codeVerifier: String { pkce.verifier }
@@ -32,8 +36,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     public var requestsIDToken: Bool { scopes.contains("openid") }
 
     /// Builds the request for `scopes` from the configuration and the provider's metadata, sent
-    /// with `redirectURI` (the configured one unless a loopback agent chose its port).
-    init(configuration: SessionConfiguration, metadata: ProviderMetadata, scopes: [String], redirectURI: URL) throws {
+    /// with `redirectURI` (the configured one unless a loopback agent chose its port), its code
+    /// bound to `dpopKey` when there is one.
+    init(configuration: SessionConfiguration, metadata: ProviderMetadata, scopes: [String], redirectURI: URL, dpopKey: DPoPKey? = nil) throws {
         let state = try RandomToken.generate()
         let nonce = scopes.contains("openid") ? try RandomToken.generate() : nil
         let pkce = try PKCE.generate()
@@ -47,6 +52,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             ("code_challenge_method", PKCE.method),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
+        if let dpopKey { parameters.append(("dpop_jkt", try dpopKey.thumbprint())) }
         // The claims request asks for ID-token and UserInfo claims: meaningless without `openid`.
         if let claims = configuration.claims, nonce != nil { parameters.append(("claims", claims)) }
         if let prompt = configuration.prompt { parameters.append(("prompt", prompt)) }
@@ -58,11 +64,12 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization URL cannot be built")
         }
         self.init(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce, issuer: metadata.issuer,
-                  issuerRequired: metadata.authorizationResponseIssParameterSupported)
+                  issuerRequired: metadata.authorizationResponseIssParameterSupported, dpopKey: dpopKey)
     }
 
     /// A request from its parts: as it is built, or restored (a sealed pending authorization).
-    init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, pkce: PKCE, issuer: String, issuerRequired: Bool) {
+    init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, pkce: PKCE, issuer: String, issuerRequired: Bool,
+         dpopKey: DPoPKey? = nil) {
         self.url = url
         self.redirectURI = redirectURI
         self.scopes = scopes
@@ -71,13 +78,14 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.pkce = pkce
         self.issuer = issuer
         self.issuerRequired = issuerRequired
+        self.dpopKey = dpopKey
     }
 
     /// The same request, sent to the provider by reference: the browser opens `url` (the
     /// authorization endpoint with `client_id` and `request_uri`), which expires at `expiresAt`.
     func pointing(to url: URL, expiresAt: Date) -> AuthorizationRequest {
         var pushed = AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce,
-                                          issuer: issuer, issuerRequired: issuerRequired)
+                                          issuer: issuer, issuerRequired: issuerRequired, dpopKey: dpopKey)
         pushed.expiresAt = expiresAt
         return pushed
     }

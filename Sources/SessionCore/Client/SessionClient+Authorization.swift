@@ -22,8 +22,10 @@ extension SessionClient {
         return request
     }
 
-    /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere.
-    func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
+    /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere. With DPoP,
+    /// its code is bound to a fresh key when `bindingCode` (the key stays with the request, in
+    /// memory); otherwise the exchange makes the key.
+    func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool = true) async throws -> AuthorizationRequest {
         let scopes = try configuration.requestedScopes(scopes, allowingNone: false)
         guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
@@ -31,7 +33,9 @@ extension SessionClient {
                                message: "the agent's redirect URI differs from the configured one in more than its loopback port")
         }
         let metadata = try await discover()
-        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
+        let key = bindingCode ? try newDPoPKey(metadata: metadata) : nil
+        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI,
+                                               dpopKey: key)
         return try PushedAuthorization.isUsed(configuration: configuration, metadata: metadata) ? try await pushed(request, metadata: metadata) : request
     }
 
@@ -174,14 +178,16 @@ extension SessionClient {
             ("redirect_uri", request.redirectURI.absoluteString),
             ("code_verifier", request.pkce.verifier),
         ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
-        let response = try await exchange.send(form, process: .authentication, purpose: "code exchange")
+        let key = try request.dpopKey ?? newDPoPKey(metadata: metadata)
+        let response = try await sendProved(form, key: key, process: .authentication, purpose: "code exchange")
         let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
+        let binding = try binding(of: tokenResponse, provedWith: key, purpose: "code exchange")
         var subject: String?
         if let idToken = tokenResponse.idToken {
             subject = try await provider.validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
         } else if request.requestsIDToken {
             throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
         }
-        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject)
+        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject).bound(to: binding)
     }
 }

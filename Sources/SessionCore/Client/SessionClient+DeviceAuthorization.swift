@@ -48,6 +48,7 @@ extension SessionClient {
         try await within(.authentication) {
             let startGeneration = generation
             let metadata = try await discover()
+            let key = try newDPoPKey(metadata: metadata)
             var interval = authorization.interval
             while true {
                 guard clock.now().addingTimeInterval(interval) < authorization.expiresAt else {
@@ -63,7 +64,7 @@ extension SessionClient {
                     ("device_code", authorization.deviceCode),
                 ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
                 let response: HTTPResponse
-                switch await exchange.attempt(request, purpose: "device token poll") {
+                switch try await attemptProved(request, key: key, purpose: "device token poll") {
                 case .success(let received):
                     response = received
                 case .failure(let failure) where failure.kind == .cancelled || Task.isCancelled:
@@ -86,7 +87,7 @@ extension SessionClient {
                     }
                     throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
                 }
-                let tokens = try await deviceTokens(response, scopes: authorization.scopes, metadata: metadata)
+                let tokens = try await deviceTokens(response, scopes: authorization.scopes, metadata: metadata, key: key)
                 try await persist(tokens, ifGeneration: startGeneration)
                 log(.info, "device sign-in completed (\(authorization.scopes.joined(separator: " ")))")
                 return tokens
@@ -95,14 +96,15 @@ extension SessionClient {
     }
 
     /// The tokens of a successful poll, the ID token validated when `openid` was asked for.
-    private func deviceTokens(_ response: HTTPResponse, scopes: [String], metadata: ProviderMetadata) async throws -> SessionTokens {
+    private func deviceTokens(_ response: HTTPResponse, scopes: [String], metadata: ProviderMetadata, key: DPoPKey?) async throws -> SessionTokens {
         let tokenResponse = try TokenResponse(response: response, purpose: "device token poll")
+        let binding = try binding(of: tokenResponse, provedWith: key, purpose: "device token poll")
         var subject: String?
         if let idToken = tokenResponse.idToken {
             subject = try await provider.validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
         } else if scopes.contains("openid") {
             throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token, though openid was asked for (a provider whose device grant issues none needs scopes without openid)")
         }
-        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: scopes, subject: subject)
+        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: scopes, subject: subject).bound(to: binding)
     }
 }

@@ -133,6 +133,7 @@ extension SessionClient {
         }
         let startGeneration = generation
         let metadata = try await discover()
+        let key = try await dpopKeyOrEnd(tokens)
         let request = try provider.clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
@@ -141,7 +142,7 @@ extension SessionClient {
         // knows this refresh token may be spent and does not send it again.
         try await storeOnly(tokens.marked(.refresh), ifGeneration: startGeneration, process: .authentication)
         let response: HTTPResponse
-        switch await exchange.attempt(request, purpose: "refresh") {
+        switch try await attemptProved(request, key: key, purpose: "refresh") {
         case .success(let received):
             response = received
         case .failure(let failure) where !failure.mayHaveReachedServer || failure.kind == .cancelled:
@@ -166,7 +167,9 @@ extension SessionClient {
             if let idToken = tokenResponse.idToken {
                 subject = try await provider.validateIDToken(idToken, nonce: nil, subject: tokens.subject, metadata: metadata).subject
             }
+            let binding = try binding(of: tokenResponse, provedWith: key, purpose: "refresh")
             refreshed = tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: tokens.scopes, subject: subject, previous: tokens)
+                .bound(to: binding)
         } catch let error as SessionError {
             throw try await abandonSession(after: error, ifGeneration: startGeneration)
         }

@@ -30,7 +30,7 @@ extension SessionClient {
     }
 
     /// Sends `request` to a resource server on the user's behalf: with `Authorization: Bearer`
-    /// and the token `credential` picks from the session's fresh tokens (the access token unless
+    /// (or, for DPoP-bound tokens, `Authorization: DPoP` and a proof of the request) and the token `credential` picks from the session's fresh tokens (the access token unless
     /// it says otherwise), refreshed first when due, as for every call of the client. The hook
     /// other resource APIs build on (SessionPermissions' permission center, an app's own API).
     ///
@@ -56,16 +56,36 @@ extension SessionClient {
         try await within(process) {
             let tokens = try await validTokens()
             let sent = try credential(tokens)
-            let response = try await exchange.send(request.authorized(with: sent), process: process, purpose: purpose)
+            let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
             guard Self.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
             log(.info, "\(purpose): the server refused the token; refreshing once and sending the request again")
             let refreshed = try await tokensReplacing(sent, credential: credential)
-            return (try await exchange.send(request.authorized(with: try credential(refreshed)), process: process, purpose: purpose), refreshed)
+            return (try await sendResource(request, token: try credential(refreshed), of: refreshed, process: process, purpose: purpose), refreshed)
         }
     }
 
+    /// Sends `request` with `token`: the access token of DPoP-bound `tokens` as `DPoP` with a
+    /// proof (RFC 9449 §7), sent once more with the server's nonce when it answers 401
+    /// `use_dpop_nonce` with one it had not given (§9: the request was not processed); any other
+    /// token as `Bearer`.
+    private func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
+                              purpose: String) async throws -> HTTPResponse {
+        let key = Exact.equal(token, tokens.accessToken) ? try await dpopKeyOrEnd(tokens) : nil
+        func prepared() throws -> HTTPRequest {
+            try proving(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), with: key, accessToken: token)
+        }
+        let response = try await exchange.send(try prepared(), process: process, purpose: purpose)
+        guard key != nil, learnNonce(from: response, of: request.url), response.status == 401,
+              Exact.equal(response.header("WWW-Authenticate").flatMap { OAuthErrorResponse(challenge: $0, scheme: "DPoP") }?.error,
+                          "use_dpop_nonce") else { return response }
+        log(.info, "\(purpose): the server asks for its DPoP nonce; sending once more with it")
+        return try await exchange.send(try prepared(), process: process, purpose: purpose)
+    }
+
     /// Returns `request` with `Authorization: Bearer` and the session's fresh access token,
-    /// refreshed first when due: for an app's own `URLSession` calls to its API.
+    /// refreshed first when due: for an app's own `URLSession` calls to its API. DPoP-bound
+    /// tokens go as `Authorization: DPoP` with a `DPoP` proof of this request's method and URL
+    /// (RFC 9449 §7), carrying the server's last nonce; make a new one for every request sent.
     ///
     /// ```swift
     /// let (data, response) = try await URLSession.shared.data(for: try await client.authorize(request))
@@ -76,12 +96,23 @@ extension SessionClient {
     /// - Throws: token errors (see ``validTokens()``).
     public func authorize(_ request: URLRequest) async throws -> URLRequest {
         let tokens = try await validTokens()
+        let key = try await dpopKeyOrEnd(tokens)
         var authorized = request
-        // Header names compare without regard to case: any earlier Authorization goes.
-        for name in (request.allHTTPHeaderFields ?? [:]).keys where ASCII.equalIgnoringCase(name, "Authorization") {
+        // Header names compare without regard to case: any earlier Authorization (or proof) goes.
+        for name in (request.allHTTPHeaderFields ?? [:]).keys
+        where ASCII.equalIgnoringCase(name, "Authorization") || ASCII.equalIgnoringCase(name, "DPoP") {
             authorized.setValue(nil, forHTTPHeaderField: name)
         }
-        authorized.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+        guard let key else {
+            authorized.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+            return authorized
+        }
+        guard let url = request.url else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "a request without a URL cannot carry a DPoP proof")
+        }
+        authorized.setValue("DPoP \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+        authorized.setValue(try proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken),
+                            forHTTPHeaderField: "DPoP")
         return authorized
     }
 
@@ -94,8 +125,9 @@ extension SessionClient {
 
     /// True for a resource server's refusal of the token itself (RFC 6750 §3.1).
     private static func refusesToken(_ response: HTTPResponse) -> Bool {
-        response.status == 401
-            && Exact.equal(response.header("WWW-Authenticate").flatMap(OAuthErrorResponse.init(bearerChallenge:))?.error, "invalid_token")
+        guard response.status == 401, let challenge = response.header("WWW-Authenticate") else { return false }
+        let error = (OAuthErrorResponse(bearerChallenge: challenge) ?? OAuthErrorResponse(challenge: challenge, scheme: "DPoP"))?.error
+        return Exact.equal(error, "invalid_token")
     }
 
     /// Runs `body`, attributing any ``SessionError`` to `process`: the call the app made, whose

@@ -22,7 +22,7 @@ extension SessionClient {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "a sealed sign-in's lifetime must be a positive number of seconds")
         }
         do {
-            let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: configuration.redirectURI)
+            let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: configuration.redirectURI, bindingCode: false)
             let sealed = try SealedAuthorizationPayload(request, expiresAt: clock.now().addingTimeInterval(lifetime)).seal(with: key, for: configuration)
             log(.info, "sealed authorization started: \(request)")
             return (request, sealed)

@@ -20,7 +20,7 @@ extension SessionClient {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "a pending sign-in's lifetime must be a positive number of seconds")
         }
         do {
-            let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: configuration.redirectURI)
+            let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: configuration.redirectURI, bindingCode: false)
             let expiresAt = clock.now().addingTimeInterval(lifetime)
             let record = StoredAuthorizationRecord(binding: String(decoding: SealedAuthorizationPayload.binding(configuration), as: UTF8.self),
                                                    payload: SealedAuthorizationPayload(request, expiresAt: expiresAt))

@@ -40,6 +40,8 @@ public actor SessionClient {
     /// Whether the log already said that the provider's tokens live shorter than the leeway.
     var toldShortLifetime = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The DPoP nonce each server gave last (RFC 9449 §8, §9), by origin.
+    var dpopNonces: [String: String] = [:]
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
     /// needed; what the provider publishes is fetched once for all its sessions.

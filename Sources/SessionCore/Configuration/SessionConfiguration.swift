@@ -52,11 +52,17 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// then gets only `client_id` and a `request_uri`. A provider whose metadata requires it gets
     /// pushed requests either way.
     public let pushesAuthorizationRequests: Bool
+    /// Whether sign-ins bind the session's tokens to a DPoP key (RFC 9449; default ``DPoPMode/off``).
+    public let dpop: DPoPMode
+    /// Whether a provider that answers a DPoP token request with a Bearer token is accepted (the
+    /// session then holds Bearer tokens). Default false: the answer is refused, since a client
+    /// that asked for bound tokens should not quietly get tokens anyone holding them can use.
+    public let acceptsBearerForDPoP: Bool
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce",
-        "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint",
+        "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint", "dpop_jkt", "request_uri",
     ]
 
     /// Token request parameters the client computes itself (RFC 6749 §4.1.3, §6; RFC 7636 §4.5).
@@ -83,7 +89,9 @@ public struct SessionConfiguration: Sendable, Equatable {
         allowedClockSkew: TimeInterval = 120,
         deviceAuthorizationEndpoint: URL? = nil,
         postLogoutRedirectURI: URL? = nil,
-        pushesAuthorizationRequests: Bool = false
+        pushesAuthorizationRequests: Bool = false,
+        dpop: DPoPMode = .off,
+        acceptsBearerForDPoP: Bool = false
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -148,6 +156,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.postLogoutRedirectURI = postLogoutRedirectURI
         self.pushesAuthorizationRequests = pushesAuthorizationRequests
+        self.dpop = dpop
+        self.acceptsBearerForDPoP = acceptsBearerForDPoP
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

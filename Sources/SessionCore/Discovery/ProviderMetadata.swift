@@ -31,6 +31,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public let pushedAuthorizationRequestEndpoint: URL?
     /// `require_pushed_authorization_requests` (RFC 9126 §5): the provider takes no other kind.
     public let requirePushedAuthorizationRequests: Bool
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider
+    /// takes; nil when it does not say (it may still take DPoP).
+    public let dpopSigningAlgValuesSupported: [String]?
 
     /// Parses and validates an OpenID configuration document for `expectedIssuer`.
     init(data: Data, expectedIssuer: String) throws {
@@ -65,6 +68,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         if requirePushedAuthorizationRequests, pushedAuthorizationRequestEndpoint == nil {
             throw fields.fail("pushed authorization requests are required, but 'pushed_authorization_request_endpoint' is missing")
         }
+        dpopSigningAlgValuesSupported = try fields.strings("dpop_signing_alg_values_supported")
         if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
         }

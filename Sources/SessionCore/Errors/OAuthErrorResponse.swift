@@ -23,7 +23,14 @@ struct OAuthErrorResponse: Equatable {
     /// Reads the `error` and `error_description` attributes of a `WWW-Authenticate: Bearer ...`
     /// challenge (RFC 6750 §3); nil when there is no `error` attribute.
     init?(bearerChallenge header: String) {
-        guard let scheme = header.range(of: "Bearer", options: [.caseInsensitive, .anchored]) else { return nil }
+        self.init(challenge: header, scheme: "Bearer")
+    }
+
+    /// The error of a `WWW-Authenticate` challenge of `scheme` (`Bearer`, RFC 6750 §3; `DPoP`,
+    /// RFC 9449 §7.1); nil for another scheme or a challenge without `error`.
+    init?(challenge header: String, scheme name: String) {
+        guard let scheme = header.range(of: name, options: [.caseInsensitive, .anchored]),
+              header[scheme.upperBound...].first.map({ $0 == " " }) ?? false else { return nil }
         var attributes: [String: String] = [:]
         var rest = Substring(header[scheme.upperBound...])
         while let equals = rest.firstIndex(of: "=") {

@@ -34,6 +34,14 @@ package enum URLRules {
             && effectivePort(first) == effectivePort(second)
     }
 
+    /// `url`'s origin (RFC 6454) as text — scheme, host and effective port, scheme and host in
+    /// lower case — for keeping something per server; nil without a scheme or host.
+    package static func origin(_ url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = components.scheme,
+              let host = components.host else { return nil }
+        return "\(scheme.lowercased())://\(host.lowercased()):\(effectivePort(components).map(String.init) ?? "")"
+    }
+
     /// The port a URL addresses, with the scheme's default filled in.
     static func effectivePort(_ components: URLComponents) -> Int? {
         if let port = components.port { return port }

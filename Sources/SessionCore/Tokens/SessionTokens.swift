@@ -2,9 +2,9 @@ import Foundation
 
 /// The tokens of a signed-in session, as kept in memory and in a ``TokenStore``.
 ///
-/// ``description`` never shows a token; print the value freely.
-public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The Bearer access token.
+/// ``description`` never shows a token, nor does `dump` (``customMirror``); print the value freely.
+public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertible, CustomReflectable {
+    /// The access token: a Bearer token, or a DPoP-bound one (``isSenderConstrained``).
     public let accessToken: String
     /// The refresh token, when the provider issued one.
     public let refreshToken: String?
@@ -31,6 +31,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// goes out. A session restored with it lost that answer (the app died meanwhile), so its
     /// refresh token may already be retired or revoked, and it is not used again.
     public let inFlight: InFlight?
+    /// The private DPoP key the tokens are bound to (RFC 9449; PKCS #8, DER), kept with them in
+    /// every store and deleted with them; nil for Bearer tokens. A secret.
+    package let dpopKey: Data?
+
+    /// True when the tokens are bound to the session's DPoP key (RFC 9449): the provider refuses
+    /// them without a proof made with that key, so a copy of them is useless elsewhere.
+    public var isSenderConstrained: Bool { dpopKey != nil }
 
     /// The request a stored session was waiting on (see ``inFlight``).
     public enum InFlight: String, Sendable, Codable {
@@ -58,11 +65,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.tokenType = tokenType
         self.additionalParameters = additionalParameters
         inFlight = nil
+        dpopKey = nil
         idTokenClaims = Self.claims(of: idToken)
     }
 
     /// A copy with some members changed; the ID token, and so its claims, stay.
-    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: InFlight?? = nil) {
+    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: InFlight?? = nil,
+                 dpopKey: Data?? = nil) {
         self.accessToken = accessToken ?? tokens.accessToken
         refreshToken = tokens.refreshToken
         idToken = tokens.idToken
@@ -73,7 +82,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
         self.inFlight = inFlight ?? tokens.inFlight
+        self.dpopKey = dpopKey ?? tokens.dpopKey
         idTokenClaims = tokens.idTokenClaims
+    }
+
+    /// The same tokens bound to the DPoP key `pkcs8` (nil: Bearer tokens).
+    package func bound(to pkcs8: Data?) -> SessionTokens {
+        SessionTokens(self, dpopKey: .some(pkcs8))
     }
 
     /// The copy to store before `request` goes out, or, with nil, the copy without the mark.
@@ -91,7 +106,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime, dpopKey
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -107,6 +122,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
+        dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         idTokenClaims = Self.claims(of: idToken)
     }
 
@@ -123,6 +139,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
         try container.encode(additionalParameters, forKey: .additionalParameters)
         try container.encodeIfPresent(inFlight, forKey: .inFlight)
+        try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`, the
@@ -158,6 +175,9 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         let expiry = expiresAt.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "no expiry"
         return "SessionTokens(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
             + "id: \(idToken == nil ? "none" : "<redacted>"), \(expiry), scopes: \(scopes.joined(separator: " ")), "
-            + "subject: \(subject == nil ? "none" : "present"))"
+            + "subject: \(subject == nil ? "none" : "present")\(dpopKey == nil ? "" : ", DPoP-bound"))"
     }
+
+    /// What `dump` shows: the ``description``, never a token or the key.
+    public var customMirror: Mirror { Mirror(self, children: ["tokens": description], displayStyle: .struct) }
 }

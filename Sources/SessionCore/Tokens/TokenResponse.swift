@@ -1,7 +1,8 @@
 import Foundation
 
 /// A successful token endpoint response (RFC 6749 §5.1), validated: `access_token` present,
-/// `token_type` Bearer (RFC 6750), `expires_in` a positive number when present.
+/// `token_type` Bearer (RFC 6750) or DPoP (RFC 9449; whether the client asked for it is the
+/// caller's to check), `expires_in` a positive number when present.
 struct TokenResponse: Sendable {
     let accessToken: String
     /// `token_type` as the provider spelled it (compared without case).
@@ -24,8 +25,8 @@ struct TokenResponse: Sendable {
         }
         accessToken = try fields.requiredString("access_token")
         tokenType = try fields.requiredString("token_type")
-        guard ASCII.equalIgnoringCase(tokenType, "Bearer") else {
-            throw fields.fail("'token_type' is not Bearer")
+        guard ASCII.equalIgnoringCase(tokenType, "Bearer") || ASCII.equalIgnoringCase(tokenType, "DPoP") else {
+            throw fields.fail("'token_type' is neither Bearer nor DPoP")
         }
         // Some providers send expires_in as a numeric string.
         let expiresIn: Double?
@@ -42,6 +43,9 @@ struct TokenResponse: Sendable {
         scope = try fields.string("scope").map { $0.split(separator: " ").map(String.init) }
         additionalParameters = fields.members.filter { !Self.standardMembers.contains($0.key) }.compactMapValues(\.stringValue)
     }
+
+    /// True for `token_type` DPoP: the tokens are bound to the proof's key.
+    var isDPoPBound: Bool { ASCII.equalIgnoringCase(tokenType, "DPoP") }
 
     /// The session tokens this response gives, received at `now`. After a refresh, `previous`
     /// supplies what the provider may leave out: the refresh token (not rotated), the ID token,

@@ -57,11 +57,12 @@ public struct HTTPRequest: Sendable, Equatable {
         Exact.contains(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"], method)
     }
 
-    /// This request with `Authorization: Bearer token`, replacing any Authorization header (any spelling).
-    func authorized(with token: String) -> HTTPRequest {
+    /// This request with `Authorization: <scheme> token` (`Bearer` or `DPoP`), replacing any
+    /// Authorization header (any spelling).
+    func authorized(with token: String, scheme: String = "Bearer") -> HTTPRequest {
         var authorized = self
         authorized.headers = headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
-        authorized.headers["Authorization"] = "Bearer \(token)"
+        authorized.headers["Authorization"] = "\(scheme) \(token)"
         return authorized
     }
 

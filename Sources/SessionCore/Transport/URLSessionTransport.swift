@@ -130,7 +130,10 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
         guard let (redirects, body) = rule, let from = task.currentRequest?.url ?? response.url, let to = request.url,
               redirects.allows(from: from, to: to, body: body) else { return completionHandler(nil) }
         var next = request
-        if !URLRules.sameOrigin(from, to) { next.setValue(nil, forHTTPHeaderField: "Authorization") }
+        if !URLRules.sameOrigin(from, to) {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+            next.setValue(nil, forHTTPHeaderField: "DPoP")
+        }
         completionHandler(next)
     }
 

@@ -14,6 +14,8 @@ extension LocalProvider {
         public let parameters: [String: String]
         /// The `Authorization` header, if sent.
         public let authorization: String?
+        /// The `DPoP` proof header (RFC 9449), if sent.
+        public let dpopProof: String?
         /// The fault applied to this request, if any.
         public let fault: Fault?
 

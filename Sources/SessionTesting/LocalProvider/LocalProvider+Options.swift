@@ -29,6 +29,16 @@ extension LocalProvider {
         public var requiresPushedAuthorizationRequests = false
         /// How long a pushed request's `request_uri` may be used (RFC 9126 `expires_in`).
         public var pushedRequestLifetime: TimeInterval = 60
+        /// Whether the provider takes DPoP proofs (RFC 9449): it lists ES256 in
+        /// `dpop_signing_alg_values_supported`, checks every proof sent to it, and binds the tokens
+        /// of a proved request to the proof's key. Without it, proofs are ignored and tokens are
+        /// Bearer, as at a provider that never heard of DPoP.
+        public var offersDPoP = false
+        /// Whether the token endpoint refuses requests without a DPoP proof (`invalid_request`).
+        public var requiresDPoP = false
+        /// Whether every proof must carry the provider's current nonce (RFC 9449 §8, §9), which it
+        /// sends as `DPoP-Nonce`, refusing others with `use_dpop_nonce`.
+        public var requiresDPoPNonce = false
         /// How long a device sign-in's codes are valid (RFC 8628 `expires_in`).
         public var deviceCodeLifetime: TimeInterval = 600
         /// The polling interval a device sign-in is given (RFC 8628 `interval`), in whole seconds.

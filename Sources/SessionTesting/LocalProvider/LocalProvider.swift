@@ -92,14 +92,15 @@ public final class LocalProvider: Sendable {
     ///   - redirectURI: one of the client's redirect URIs (default: its first).
     ///   - scopes: extra scopes beyond the flow's.
     ///   - refreshLeeway: seconds before expiry at which a token is refreshed.
+    ///   - dpop: whether the client binds its tokens to a DPoP key.
     public func configuration(clientID: String? = nil, redirectURI: URL? = nil, scopes: [String] = [],
-                              refreshLeeway: TimeInterval = 60) throws -> SessionConfiguration {
+                              refreshLeeway: TimeInterval = 60, dpop: DPoPMode = .off) throws -> SessionConfiguration {
         guard let client = options.clients.first(where: { clientID == nil || Exact.equal($0.id, clientID) }),
               let redirect = redirectURI ?? client.redirectURIs.first else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the local provider has no such client")
         }
         return try SessionConfiguration(issuer: issuer, clientID: client.id, redirectURI: redirect, scopes: scopes,
-                                        refreshLeeway: refreshLeeway)
+                                        refreshLeeway: refreshLeeway, dpop: dpop)
     }
 
     // MARK: Consent
@@ -227,6 +228,18 @@ public final class LocalProvider: Sendable {
     /// calls with it are refused with `invalid_token` while the client still thinks it fresh.
     public func revoke(accessToken: String) {
         engine.withState { $0.accessTokens[accessToken] = nil }
+    }
+
+    /// The thumbprint of the DPoP key `accessToken` is bound to (its `cnf.jkt`, RFC 9449 §6);
+    /// nil for a Bearer token or an unknown one.
+    public func dpopBinding(ofAccessToken accessToken: String) -> String? {
+        engine.withState { $0.accessTokens[accessToken]?.grant.jkt }
+    }
+
+    /// Gives DPoP proofs a new nonce to carry (``Options/requiresDPoPNonce``), as a server does
+    /// from time to time; the next proof with the old one is answered `use_dpop_nonce`.
+    public func rotateDPoPNonce() {
+        engine.withState { $0.dpopNonce = LocalProviderEngine.randomValue("dn") }
     }
 
     /// True while `accessToken` would be accepted by UserInfo.

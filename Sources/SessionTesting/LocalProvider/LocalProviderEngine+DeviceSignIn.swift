@@ -33,7 +33,7 @@ extension LocalProviderEngine {
     }
 
     /// A token request with a device code (RFC 8628 §3.4–3.5).
-    func pollDeviceSignIn(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+    func pollDeviceSignIn(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
         guard let deviceCode = form["device_code"] else { return Self.oauthError("invalid_request", "device_code is missing") }
         let now = options.clock.now()
         let firstUser = options.users.first?.subject
@@ -61,7 +61,7 @@ extension LocalProviderEngine {
                 return .refused(Self.oauthError("access_denied", "the user denied the sign-in"))
             case .approved(let subject):
                 signIn.used = true
-                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes)
+                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt)
                 return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true)))
             }
         }

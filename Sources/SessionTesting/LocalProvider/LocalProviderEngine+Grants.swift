@@ -40,6 +40,9 @@ extension LocalProviderEngine {
         guard Exact.equal(parameters["code_challenge_method"], PKCE.method) else { return fail("invalid_request", "code_challenge_method must be S256") }
         let scopes = Set((parameters["scope"] ?? "").split(separator: " ").map(String.init))
         guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return fail("invalid_scope", "the scope is empty or unknown") }
+        // RFC 9449 §10: the code is bound to the key whose thumbprint the client named.
+        let jkt = options.offersDPoP ? parameters["dpop_jkt"] : nil
+        if let jkt, !Self.isThumbprint(jkt) { return fail("invalid_request", "dpop_jkt is not a JWK SHA-256 thumbprint") }
 
         let subject: String
         switch withState({ $0.nextConsent() }) {
@@ -58,7 +61,7 @@ extension LocalProviderEngine {
         let now = options.clock.now()
         let expiresAt = now.addingTimeInterval(options.codeLifetime)
         withState { state in
-            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes)
+            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes, jkt: jkt)
             state.codes[code] = IssuedCode(grant: grant, redirectURI: redirectURI, challenge: challenge,
                                            nonce: parameters["nonce"], expiresAt: expiresAt)
             state.noteIssued(at: now)
@@ -92,16 +95,27 @@ extension LocalProviderEngine {
         case .passed(let passed): (form, clientID) = passed
         case .refused(let refusal): return refusal
         }
-        switch form["grant_type"] {
-        case "authorization_code": return exchangeCode(form, clientID: clientID)
-        case "refresh_token": return refresh(form, clientID: clientID)
-        case "urn:ietf:params:oauth:grant-type:device_code": return pollDeviceSignIn(form, clientID: clientID)
-        case nil: return Self.oauthError("invalid_request", "grant_type is missing")
-        default: return Self.oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code are supported")
+        let jkt: String?
+        switch dpopProof(request, at: .token) {
+        case .passed(let passed): jkt = passed
+        case .refused(let refusal): return refusal
         }
+        if options.requiresDPoP, jkt == nil { return Self.oauthError("invalid_request", "this provider issues DPoP-bound tokens only: send a DPoP proof") }
+        var response: HTTPServerResponse
+        switch form["grant_type"] {
+        case "authorization_code": response = exchangeCode(form, clientID: clientID, jkt: jkt)
+        case "refresh_token": response = refresh(form, clientID: clientID, jkt: jkt)
+        case "urn:ietf:params:oauth:grant-type:device_code": response = pollDeviceSignIn(form, clientID: clientID, jkt: jkt)
+        case nil: response = Self.oauthError("invalid_request", "grant_type is missing")
+        default: response = Self.oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code are supported")
+        }
+        response.headers += nonceHeaders
+        return response
     }
 
-    private func exchangeCode(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+    /// The code exchange; `jkt` is the thumbprint of the key that proved the request, which must be
+    /// the one the code is bound to (`dpop_jkt`), and to which the tokens are then bound.
+    private func exchangeCode(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
         let now = options.clock.now()
         let refused = Self.oauthError("invalid_grant", "the code is invalid, expired, used, or not bound to this request")
         guard let code = form["code"] else { return Self.oauthError("invalid_request", "code is missing") }
@@ -109,7 +123,7 @@ extension LocalProviderEngine {
               let challenge = try? PKCE.challenge(for: verifier) else {
             return Self.oauthError("invalid_grant", "a valid code_verifier is required")
         }
-        let outcome = withState { state -> (IssuedCode, Tokens)? in
+        let outcome = withState { state -> (Grant, IssuedCode, Tokens)? in
             guard var issued = state.codes[code] else { return nil }
             if issued.used {
                 // A replayed code revokes what it produced (RFC 6749 §4.1.2).
@@ -119,14 +133,18 @@ extension LocalProviderEngine {
             issued.used = true
             state.codes[code] = issued
             guard issued.expiresAt > now, Exact.equal(issued.grant.clientID, clientID), Exact.equal(issued.redirectURI, form["redirect_uri"]),
-                  Exact.equal(issued.challenge, challenge) else { return nil }
-            return (issued, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: true))
+                  Exact.equal(issued.challenge, challenge), issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else { return nil }
+            var grant = issued.grant
+            grant.jkt = jkt
+            return (grant, issued, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true))
         }
         guard let outcome else { return refused }
-        return tokenResponse(outcome.1, grant: outcome.0.grant, nonce: outcome.0.nonce, now: now, audience: form["audience"])
+        return tokenResponse(outcome.2, grant: outcome.0, nonce: outcome.1.nonce, now: now, audience: form["audience"])
     }
 
-    private func refresh(_ form: [String: String], clientID: String) -> HTTPServerResponse {
+    /// A refresh; a refresh token bound to a DPoP key is taken only with a proof of that key
+    /// (RFC 9449 §5).
+    private func refresh(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
         let now = options.clock.now()
         guard let presented = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is missing") }
         let rotates = options.rotatesRefreshTokens
@@ -134,6 +152,9 @@ extension LocalProviderEngine {
             guard let issued = state.refreshTokens[presented], Exact.equal(issued.grant.clientID, clientID),
                   !state.revokedFamilies.contains(issued.grant.family) else {
                 return .refused(Self.oauthError("invalid_grant", "the refresh token is invalid or revoked"))
+            }
+            guard issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else {
+                return .refused(Self.oauthError("invalid_dpop_proof", "the refresh token is bound to another DPoP key, or the proof is missing"))
             }
             guard !issued.retired else {
                 state.refreshTokenReuses += 1
@@ -180,7 +201,7 @@ extension LocalProviderEngine {
     func tokenResponse(_ tokens: Tokens, grant: Grant, nonce: String?, now: Date, audience: String?) -> HTTPServerResponse {
         var body: [String: Any] = [
             "access_token": tokens.access,
-            "token_type": "Bearer",
+            "token_type": grant.jkt == nil ? "Bearer" : "DPoP",
             "expires_in": Int(options.accessTokenLifetime),
             "scope": grant.scopes.sorted().joined(separator: " "),
         ]

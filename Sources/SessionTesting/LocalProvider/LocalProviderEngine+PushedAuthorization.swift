@@ -22,9 +22,19 @@ extension LocalProviderEngine {
               let redirectURI = form["redirect_uri"], Self.isRegistered(redirectURI, for: client) else {
             return Self.oauthError("invalid_request", "the redirect URI is not registered for this client")
         }
+        let proofKey: String?
+        switch dpopProof(request, at: .pushedAuthorization) {
+        case .passed(let jkt): proofKey = jkt
+        case .refused(let refusal): return refusal
+        }
+        // RFC 9449 §10.1: a proof binds the code as dpop_jkt does, and both must name one key.
+        if let proofKey, let named = form["dpop_jkt"], !Exact.equal(proofKey, named) {
+            return Self.oauthError("invalid_dpop_proof", "dpop_jkt is not the thumbprint of the proof's key")
+        }
         let authentication: Set<String> = ["client_secret", "client_assertion", "client_assertion_type"]
         var parameters = request.formItems.filter { !authentication.contains($0.name) && $0.name != "client_id" }
         parameters.append((name: "client_id", value: clientID))
+        if let proofKey, form["dpop_jkt"] == nil { parameters.append((name: "dpop_jkt", value: proofKey)) }
         let requestURI = Self.requestURIPrefix + Self.randomValue("par")
         let lifetime = options.pushedRequestLifetime
         let expiresAt = options.clock.now().addingTimeInterval(lifetime)

@@ -8,7 +8,7 @@ extension LocalProviderEngine {
     func userInfo(_ request: HTTPServerRequest) -> HTTPServerResponse {
         guard request.method == "GET" || request.method == "POST" else { return .text("Method not allowed", status: 405) }
         let grant: Grant
-        switch authorizedGrant(request) {
+        switch authorizedGrant(request, at: .userInfo) {
         case .refused(let response): return response
         case .passed(let found): grant = found
         }
@@ -99,15 +99,31 @@ extension LocalProviderEngine {
     // MARK: Helpers
 
     /// The grant of the request's bearer token, or the RFC 6750 error response.
-    private func authorizedGrant(_ request: HTTPServerRequest) -> Checked<Grant> {
-        guard let token = Self.bearerToken(request) else {
-            return .refused(HTTPServerResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="local-provider""#)]))
+    /// The grant of the access token `request` presents to `endpoint`: a Bearer token as RFC 6750
+    /// has it, a DPoP-bound one only as `DPoP` with a proof of its key (RFC 9449 §7).
+    private func authorizedGrant(_ request: HTTPServerRequest, at endpoint: Endpoint) -> Checked<Grant> {
+        guard let (scheme, token) = Self.presentedToken(request) else {
+            var challenges = [(name: "WWW-Authenticate", value: #"Bearer realm="local-provider""#)]
+            if options.offersDPoP { challenges.append((name: "WWW-Authenticate", value: #"DPoP algs="ES256""#)) }
+            return .refused(HTTPServerResponse(status: 401, headers: challenges))
         }
         let now = options.clock.now()
+        let dpop = scheme == "DPoP"
         guard let grant = withState({ $0.accessGrant(for: token, at: now) }) else {
-            return .refused(Self.bearerError("invalid_token", "the access token is invalid, expired or revoked", status: 401))
+            let why = "the access token is invalid, expired or revoked"
+            return .refused(dpop ? Self.dpopChallenge("invalid_token", why) : Self.bearerError("invalid_token", why, status: 401))
         }
-        return .passed(grant)
+        guard let bound = grant.jkt else {
+            return dpop ? .refused(Self.dpopChallenge("invalid_token", "the access token is not DPoP-bound")) : .passed(grant)
+        }
+        guard dpop else { return .refused(Self.bearerError("invalid_token", "the access token is DPoP-bound: present it as DPoP with a proof", status: 401)) }
+        switch dpopProof(request, at: endpoint, accessToken: token) {
+        case .refused(let refusal): return .refused(refusal)
+        case .passed(nil): return .refused(Self.dpopChallenge("invalid_dpop_proof", "a DPoP-bound token needs a DPoP proof"))
+        case .passed(let jkt?):
+            guard Exact.equal(jkt, bound) else { return .refused(Self.dpopChallenge("invalid_token", "the proof's key is not the one the token is bound to")) }
+            return .passed(grant)
+        }
     }
 
     /// The grant and the identifiers asked for, after the checks the permission center makes,

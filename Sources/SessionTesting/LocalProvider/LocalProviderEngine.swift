@@ -17,6 +17,8 @@ final class LocalProviderEngine: Sendable {
 
     let options: LocalProvider.Options
     private let inner: Locked<Inner>
+    /// Checks DPoP proofs, remembering their `jti`s.
+    let proofCheck = DPoPProofCheck()
 
     init(options: LocalProvider.Options, key: SigningKey) {
         self.options = options
@@ -75,7 +77,7 @@ final class LocalProviderEngine: Sendable {
             let fault = endpoint.flatMap { state.nextFault(for: $0) }
             state.record(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
                                                      parameters: parameters, authorization: request.header("Authorization"),
-                                                     fault: fault), limit: options.requestLogLimit)
+                                                     dpopProof: request.header("DPoP"), fault: fault), limit: options.requestLogLimit)
             return (fault, endpoint.flatMap { state.arrivalObservers[$0] })
         }
         arrived?()
@@ -134,7 +136,7 @@ final class LocalProviderEngine: Sendable {
     private func discoveryDocument() -> [String: Any] {
         let base = issuer
         func url(_ endpoint: Endpoint) -> String { base + endpoint.path }
-        return [
+        var document: [String: Any] = [
             "issuer": base,
             "authorization_endpoint": url(.authorization),
             "token_endpoint": url(.token),
@@ -157,6 +159,8 @@ final class LocalProviderEngine: Sendable {
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
                                  "given_name", "family_name", "birthdate"],
         ]
+        if options.offersDPoP { document["dpop_signing_alg_values_supported"] = ["ES256"] }
+        return document
     }
 
     static let supportedScopes: Set<String> = ["openid", "profile", "email", "permission_management", "offline_access"]

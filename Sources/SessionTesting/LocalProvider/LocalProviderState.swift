@@ -8,6 +8,9 @@ struct Grant: Sendable, Codable, Equatable {
     let clientID: String
     let subject: String
     let scopes: Set<String>
+    /// The thumbprint of the DPoP key the grant's tokens are bound to (their `cnf.jkt`, RFC 9449
+    /// §6); nil for Bearer tokens.
+    var jkt: String?
 }
 
 /// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
@@ -83,6 +86,8 @@ struct LocalProviderState: Sendable {
     var clientAssertionIDs: [String: Date] = [:]
     /// Rotated refresh tokens presented again (each revoked its grant).
     var refreshTokenReuses = 0
+    /// The nonce DPoP proofs must carry when ``LocalProvider/Options/requiresDPoPNonce`` is set.
+    var dpopNonce = LocalProviderEngine.randomValue("dn")
     /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
     private var issuedSincePrune = 0
     private var keptAtLastPrune = 0
@@ -144,9 +149,9 @@ struct LocalProviderState: Sendable {
         return fault
     }
 
-    mutating func newGrant(clientID: String, subject: String, scopes: Set<String>) -> Grant {
+    mutating func newGrant(clientID: String, subject: String, scopes: Set<String>, jkt: String? = nil) -> Grant {
         defer { nextFamily += 1 }
-        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes)
+        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes, jkt: jkt)
     }
 
     /// The grant of a live access token.

@@ -47,7 +47,8 @@ public final class CurlTransport: HTTPTransport {
                         + (request.redirects == .withinOrigin ? ", on the same origin" : "") + ")")
             }
             if !URLRules.sameOrigin(current.url, target) {
-                current.headers = current.headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
+                // The token and its proof stay with the origin they were made for.
+                current.headers = current.headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") && !ASCII.equalIgnoringCase($0.key, "DPoP") }
             }
             current.url = target
         }
