@@ -5,8 +5,8 @@ import SessionFacade
 import SessionTesting
 
 /// A signed-in core client.
-func signedInClient(_ provider: LocalProvider, transport: HTTPTransport) async throws -> SessionClient {
-    let client = SessionClient(configuration: try provider.configuration(), transport: transport)
+func signedInClient(_ provider: LocalProvider, transport: HTTPTransport, dpop: DPoPMode = .off) async throws -> SessionClient {
+    let client = SessionClient(configuration: try provider.configuration(dpop: dpop), transport: transport)
     _ = try await client.signIn(agent: HeadlessUserAgent(transport: transport))
     return client
 }

@@ -51,6 +51,7 @@ enum SessionBench {
         }
         if options.onlyFleet { return report }
         try await LatencyScenarios.userInfoCoreVersusRaw(options, into: &report)
+        try await DPoPCost.userInfoDPoPVersusBearer(options, into: &report)
         try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: false, into: &report)
         try await LatencyScenarios.userInfoFacadeVersusCore(options, inProcess: true, into: &report)
         try await LatencyScenarios.signInVersusRaw(options, into: &report)

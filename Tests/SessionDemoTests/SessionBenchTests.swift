@@ -20,7 +20,8 @@ final class SessionBenchTests: XCTestCase {
         var expected = ["ratio.core-vs-raw-urlsession.userinfo.loopback", "ratio.facade-vs-core.userinfo.loopback",
                         "ratio.facade-chained-vs-core+dispatch.userinfo.in-process",
                         "ratio.facade-vs-core.userinfo.in-process", "ratio.core-vs-raw.signin.loopback",
-                        "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory"]
+                        "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory",
+                        "dpop.proof.make", "ratio.dpop-vs-bearer.userinfo.loopback"]
         #if os(Linux)
         expected.append("ratio.core-vs-raw-libcurl.userinfo.loopback")
         #endif

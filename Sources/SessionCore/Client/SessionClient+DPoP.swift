@@ -31,7 +31,12 @@ extension SessionClient {
     /// - Throws: `reauthenticationRequired` when the key is unreadable, or the tokens are DPoP
     ///   tokens without one: they are never sent unbound.
     func dpopKey(of tokens: SessionTokens) throws -> DPoPKey? {
-        if let pkcs8 = tokens.dpopKey { return try DPoPKey(pkcs8: pkcs8) }
+        if let pkcs8 = tokens.dpopKey {
+            if let loaded = loadedDPoPKey, loaded.pkcs8 == pkcs8 { return loaded }
+            let key = try DPoPKey(pkcs8: pkcs8)
+            loadedDPoPKey = key
+            return key
+        }
         if let type = tokens.tokenType, ASCII.equalIgnoringCase(type, "DPoP") {
             throw SessionError(.reauthenticationRequired, process: .authentication,
                                message: "the session's tokens are DPoP-bound but its key is missing; sign in again")

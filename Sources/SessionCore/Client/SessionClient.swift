@@ -42,6 +42,9 @@ public actor SessionClient {
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
     /// The DPoP nonce each server gave last (RFC 9449 §8, §9), by origin.
     var dpopNonces: [String: String] = [:]
+    /// The session's DPoP key as last read from its tokens: reading one is costly (libcrypto's
+    /// decoders), so a request does not pay for it each time.
+    var loadedDPoPKey: DPoPKey?
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
     /// needed; what the provider publishes is fetched once for all its sessions.

@@ -21,14 +21,15 @@ package struct DPoPKey: Sendable, CustomStringConvertible {
     /// - Throws: `reauthenticationRequired` when `pkcs8` is no P-256 private key: tokens bound to
     ///   a key that is gone cannot be used, and are never sent unbound.
     package init(pkcs8: Data) throws {
-        let imported: PKCS8PrivateKey
+        let key: any PrivateSigningKey
         do {
-            imported = try PKCS8PrivateKey(der: pkcs8)
+            let imported = try PKCS8PrivateKey(der: pkcs8)
+            guard imported.algorithm == .es256 else { throw Self.unusable }
+            key = try PlatformPrivateKey(imported)
         } catch {
             throw Self.unusable
         }
-        guard imported.algorithm == .es256 else { throw Self.unusable }
-        try self.init(try PlatformPrivateKey(imported), pkcs8: pkcs8)
+        try self.init(key, pkcs8: pkcs8)
     }
 
     private init(_ key: any PrivateSigningKey, pkcs8: Data) throws {

@@ -138,6 +138,7 @@ extension SessionClient {
     func endLocalSession(process: SessionError.Process) async throws {
         generation += 1
         current = nil
+        loadedDPoPKey = nil
         do {
             try await exclusively { try await store.clear() }
         } catch {

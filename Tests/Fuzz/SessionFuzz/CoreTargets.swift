@@ -104,6 +104,21 @@ enum CoreTargets {
         expectOnly(SessionError.self) { _ = try PushedAuthorization.reference(response) }
     }
 
+    /// A server's DPoP nonce (`DPoP-Nonce`) and its `DPoP` challenge (`WWW-Authenticate`), the
+    /// input split at its first newline: a nonce taken is never longer than the limit and never
+    /// holds a byte outside NQCHAR, whatever came.
+    static func dpopNonce(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if let nonce = DPoPNonce.parse(parts[0]) {
+            guard nonce.utf8.count <= 512, nonce.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }) else {
+                fatalError("a nonce outside NQCHAR was taken")
+            }
+        }
+        if parts.count > 1 { _ = OAuthErrorResponse(challenge: parts[1], scheme: "DPoP") }
+        _ = OAuthErrorResponse(challenge: text, scheme: "DPoP")
+    }
+
     /// A redirect URL checked against a pending request, by the core and by the loopback page.
     static func authorizationResponse(_ data: Data) {
         guard let url = URL(string: String(decoding: data, as: UTF8.self)) else { return }

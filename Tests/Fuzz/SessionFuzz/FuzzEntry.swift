@@ -37,7 +37,7 @@ enum FuzzTarget: String, CaseIterable {
     case jws, discovery, tokenResponse = "token-response", authorizationResponse = "authorization-response"
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
     case appAuthArchive = "appauth-archive", responseHeaders = "response-headers", sealedAuthorization = "sealed-authorization"
-    case pushedAuthorization = "pushed-authorization"
+    case pushedAuthorization = "pushed-authorization", dpopNonce = "dpop-nonce"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -61,6 +61,7 @@ enum FuzzTarget: String, CaseIterable {
         case .responseHeaders: ResponseHeaderTarget.run(data)
         case .sealedAuthorization: SealedAuthorizationTarget.run(data)
         case .pushedAuthorization: CoreTargets.pushedAuthorization(data)
+        case .dpopNonce: CoreTargets.dpopNonce(data)
         }
     }
 }

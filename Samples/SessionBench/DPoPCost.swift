@@ -1,0 +1,51 @@
+import Foundation
+import SessionCore
+import SessionTesting
+
+/// What DPoP (RFC 9449) costs: a proof made for one request, and `userInfo()` with DPoP-bound
+/// tokens ÷ with Bearer tokens over loopback, both sessions on one provider that checks every
+/// proof (its ECDSA verification is in the DPoP side's time, as a real server's would be).
+enum DPoPCost {
+    static func userInfoDPoPVersusBearer(_ options: BenchOptions, into report: inout Report) async throws {
+        var providerOptions = LocalProvider.Options()
+        providerOptions.offersDPoP = true
+        let provider = try LocalProvider(options: providerOptions)
+        defer { provider.stop() }
+        let transport = PlatformDefaults.httpTransport()
+        let bearer = try await signedInClient(provider, transport: transport)
+        let bound = try await signedInClient(provider, transport: transport, dpop: .required)
+        guard let tokens = await bound.tokens, let pkcs8 = tokens.dpopKey else { throw BenchFailure("the DPoP sign-in left no bound session") }
+        let key = try DPoPKey(pkcs8: pkcs8)
+        let url = provider.url(of: .userInfo)
+
+        let sample = try DPoPProof.make(key: key, method: "GET", url: url, accessToken: tokens.accessToken, now: Date())
+        let proof = [
+            Side(name: "dpop.proof.make") { count in
+                for _ in 0..<count { _ = try DPoPProof.make(key: key, method: "GET", url: url, accessToken: tokens.accessToken, now: Date()) }
+            },
+            Side(name: "dpop.key.load") { count in
+                for _ in 0..<count { _ = try DPoPKey(pkcs8: pkcs8) }
+            },
+            Side(name: "dpop.proof.verify") { count in
+                // A check of its own each time, so the jti is new to it.
+                for _ in 0..<count { _ = try DPoPProofCheck().verify(sample, method: "GET", url: url, accessToken: tokens.accessToken, now: Date()) }
+            },
+        ]
+        let proofTimings = try await measure(rounds: options.rounds, operations: options.inProcessOperations, proof)
+        report.add(proofTimings, proof, rounds: options.rounds, operations: options.inProcessOperations)
+
+        let sides = [
+            Side(name: "userinfo.dpop.loopback") { count in
+                for _ in 0..<count { _ = try await bound.userInfo() }
+            },
+            Side(name: "userinfo.bearer.loopback") { count in
+                for _ in 0..<count { _ = try await bearer.userInfo() }
+            },
+        ]
+        let timings = try await measure(rounds: options.rounds, operations: options.loopbackOperations, sides)
+        report.add(timings, sides, rounds: options.rounds, operations: options.loopbackOperations)
+        report.add(ratio: "ratio.dpop-vs-bearer.userinfo.loopback", timings, 0, to: 1, goal: 1.15)
+        let proved = provider.requests(to: .userInfo).filter { $0.dpopProof != nil && $0.authorization?.hasPrefix("DPoP ") == true }
+        report.check("dpop.userinfo-requests-proved", expected: "true", actual: "\(!proved.isEmpty)")
+    }
+}
