@@ -108,6 +108,33 @@ final class AuthorizationSessionTests: XCTestCase {
         }
     }
 
+    func testTheAppShowsAPushedRequestAndResumesWithItsRedirect() async throws {
+        // A provider that takes only pushed requests and DPoP: the app is shown the reference alone.
+        let harness = try makeLocalHarness { options in
+            options.requiresPushedAuthorizationRequests = true
+            options.offersDPoP = true
+            options.requiresDPoP = true
+        }
+        let base = harness.client.configuration
+        let client = SessionClient(configuration: try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
+                                                                           dpop: .required),
+                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let session = AuthorizationSession()
+        let (shown, sink) = AsyncStream.makeStream(of: URL.self)
+        let run = Task { await session.run(on: client, agent: AppShownAgent(session: session, shown: sink)) }
+        var iterator = shown.makeAsyncIterator()
+        let next = await iterator.next()
+        let url = try XCTUnwrap(next)
+        let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name)
+        XCTAssertEqual(names, ["client_id", "request_uri"])
+        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: base.redirectURI)
+        XCTAssertTrue(session.resume(with: redirect))
+        let tokens = try await run.value.get()
+        XCTAssertTrue(tokens.isSenderConstrained)
+        let info = try await client.userInfo()
+        XCTAssertEqual(info.sub, "erika")
+    }
+
     func testACancelAfterTheSignInSucceededChangesNothing() async throws {
         let harness = try makeLocalHarness()
         let session = AuthorizationSession()

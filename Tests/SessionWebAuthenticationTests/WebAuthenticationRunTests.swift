@@ -189,4 +189,22 @@ final class WebAuthenticationRunTests: XCTestCase {
         XCTAssertEqual(tokens.subject, "erika")
         XCTAssertEqual(harness.stored, tokens)
     }
+
+    func testAPushedDPoPSignInThroughAWebAuthenticationRun() async throws {
+        let harness = try makeLocalHarness { options in
+            options.requiresPushedAuthorizationRequests = true
+            options.offersDPoP = true
+            options.requiresDPoPNonce = true
+        }
+        let base = harness.client.configuration
+        let client = SessionClient(configuration: try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
+                                                                           dpop: .whenSupported),
+                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let tokens = try await client.signIn(agent: ScriptedWebAuthenticationAgent())
+        XCTAssertTrue(tokens.isSenderConstrained)
+        XCTAssertEqual(harness.provider.requests(to: .pushedAuthorization).filter { $0.dpopProof != nil }.count, 2,
+                       "the pushed request, proved, answered use_dpop_nonce and sent once more")
+        let info = try await client.userInfo()
+        XCTAssertEqual(info.sub, "erika")
+    }
 }

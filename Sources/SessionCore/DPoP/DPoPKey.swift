@@ -3,7 +3,7 @@ import Foundation
 /// A session's DPoP key (RFC 9449): a P-256 key made by the platform's crypto library, to which
 /// the provider binds the session's tokens. It is kept with the session's tokens in their store
 /// (PKCS #8, in the envelope) and deleted with them; it never appears in a description.
-package struct DPoPKey: Sendable, CustomStringConvertible {
+package struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
     private let key: any PrivateSigningKey
     /// The private key as it is stored: unencrypted PKCS #8, DER. A secret.
     package let pkcs8: Data
@@ -63,6 +63,9 @@ package struct DPoPKey: Sendable, CustomStringConvertible {
         try key.sign(message)
     }
 
-    /// The thumbprint's kind, never the key.
+    /// The key's kind, never the key.
     package var description: String { "DPoPKey(P-256)" }
+
+    /// What `dump` shows: the ``description``; the PKCS #8 bytes would otherwise be listed one by one.
+    package var customMirror: Mirror { Mirror(self, children: ["key": description], displayStyle: .struct) }
 }

@@ -276,14 +276,23 @@ final class DPoPTests: XCTestCase {
 
     func testNeitherTheKeyNorATokenShowsInDescriptionsOrDumps() async throws {
         let harness = try harness()
-        let tokens = try await client(harness).signIn(agent: HeadlessUserAgent())
-        var dumped = ""
+        let client = try client(harness)
+        let pending = try await client.beginAuthorization()
+        let tokens = try await client.signIn(agent: HeadlessUserAgent())
+        var dumped = "", dumpedKey = "", dumpedRequest = ""
         dump(tokens, to: &dumped)
+        dump(try self.key(of: tokens), to: &dumpedKey)
+        dump(pending, to: &dumpedRequest)
         let key = try XCTUnwrap(tokens.dpopKey)
-        for text in [dumped, tokens.description, String(describing: try self.key(of: tokens))] {
+        let requestKey = try XCTUnwrap(pending.dpopKey?.pkcs8)
+        XCTAssertFalse(dumpedRequest.contains(Base64URL.encode(requestKey)), "a pending request's key is not dumped")
+        XCTAssertFalse(dumpedRequest.contains(" bytes"), "nor listed byte by byte: \(dumpedRequest)")
+        XCTAssertTrue(dumpedRequest.contains("DPoPKey(P-256)"), dumpedRequest)
+        for text in [dumped, dumpedKey, tokens.description, String(describing: try self.key(of: tokens))] {
             XCTAssertFalse(text.contains(tokens.accessToken), text)
             XCTAssertFalse(text.contains(key.base64EncodedString()), text)
             XCTAssertFalse(text.contains(Base64URL.encode(key)), text)
+            XCTAssertFalse(text.contains("bytes"), "no Data is listed byte by byte: \(text)")
         }
         XCTAssertTrue(tokens.description.contains("DPoP-bound"))
     }
