@@ -38,6 +38,16 @@ package struct LocalHarness {
         provider.inject(.status(404), at: .oauthMetadata, times: nil)
     }
 
+    /// A client of the harness's registration that pushes its authorization requests (PAR) and
+    /// binds its tokens to a DPoP key as told, kept in `store`.
+    package func client(pushes: Bool = false, dpop: DPoPMode = .off, acceptsBearerForDPoP: Bool = false,
+                        store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
+        let base = client.configuration
+        let configuration = try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
+                                                     pushesAuthorizationRequests: pushes, dpop: dpop, acceptsBearerForDPoP: acceptsBearerForDPoP)
+        return SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)
+    }
+
     /// Another client on the same provider, e.g. a later process.
     package func secondClient(store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
         SessionClient(configuration: client.configuration, store: store, transport: CurlTransport(timeout: 5), clock: clock)

@@ -115,10 +115,7 @@ final class AuthorizationSessionTests: XCTestCase {
             options.offersDPoP = true
             options.requiresDPoP = true
         }
-        let base = harness.client.configuration
-        let client = SessionClient(configuration: try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
-                                                                           dpop: .required),
-                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let client = try harness.client(dpop: .required)
         let session = AuthorizationSession()
         let (shown, sink) = AsyncStream.makeStream(of: URL.self)
         let run = Task { await session.run(on: client, agent: AppShownAgent(session: session, shown: sink)) }
@@ -127,7 +124,7 @@ final class AuthorizationSessionTests: XCTestCase {
         let url = try XCTUnwrap(next)
         let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name)
         XCTAssertEqual(names, ["client_id", "request_uri"])
-        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: base.redirectURI)
+        let redirect = try await HeadlessUserAgent().authorize(url: url, redirectURI: client.configuration.redirectURI)
         XCTAssertTrue(session.resume(with: redirect))
         let tokens = try await run.value.get()
         XCTAssertTrue(tokens.isSenderConstrained)

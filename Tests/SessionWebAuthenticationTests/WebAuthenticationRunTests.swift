@@ -196,10 +196,7 @@ final class WebAuthenticationRunTests: XCTestCase {
             options.offersDPoP = true
             options.requiresDPoPNonce = true
         }
-        let base = harness.client.configuration
-        let client = SessionClient(configuration: try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
-                                                                           dpop: .whenSupported),
-                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let client = try harness.client(dpop: .whenSupported)
         let tokens = try await client.signIn(agent: ScriptedWebAuthenticationAgent())
         XCTAssertTrue(tokens.isSenderConstrained)
         XCTAssertEqual(harness.provider.requests(to: .pushedAuthorization).filter { $0.dpopProof != nil }.count, 2,

@@ -20,10 +20,7 @@ final class DPoPTests: XCTestCase {
 
     private func client(_ harness: LocalHarness, dpop: DPoPMode = .whenSupported, acceptsBearer: Bool = false,
                         pushes: Bool = false, store: TokenStore = InMemoryTokenStore()) throws -> SessionClient {
-        let base = harness.client.configuration
-        let configuration = try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
-                                                     pushesAuthorizationRequests: pushes, dpop: dpop, acceptsBearerForDPoP: acceptsBearer)
-        return SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5), clock: harness.clock)
+        try harness.client(pushes: pushes, dpop: dpop, acceptsBearerForDPoP: acceptsBearer, store: store)
     }
 
     private func key(of tokens: SessionTokens) throws -> DPoPKey {

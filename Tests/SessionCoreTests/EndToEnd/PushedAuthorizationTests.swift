@@ -9,10 +9,7 @@ import XCTest
 /// a `request_uri` once, before it expires, for the client that pushed it.
 final class PushedAuthorizationTests: XCTestCase {
     private func pushingClient(_ harness: LocalHarness, pushes: Bool = true) throws -> SessionClient {
-        let base = harness.client.configuration
-        let configuration = try SessionConfiguration(issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
-                                                     pushesAuthorizationRequests: pushes)
-        return SessionClient(configuration: configuration, transport: CurlTransport(timeout: 5), clock: harness.clock)
+        try harness.client(pushes: pushes)
     }
 
     func testASignInPushesItsParametersAndTheBrowserGetsOnlyAReference() async throws {
