@@ -128,6 +128,27 @@ final class SecretServiceTokenStoreTests: XCTestCase {
         }
         // Tests/Keyring/run.sh unlocks the keyring again and KeyringUnlockedAgainTests finds the session as it was.
     }
+
+    func testADPoPSessionKeepsItsKeyInTheItemAndALaterProcessProvesWithIt() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { options in
+            options.offersDPoP = true
+            options.requiresDPoP = true
+        }
+        addTeardownBlock { provider.stop() }
+        let configuration = try provider.configuration(dpop: .required)
+        let signedIn = try await SessionClient(configuration: configuration, store: SecretServiceTokenStore(configuration: configuration),
+                                               transport: CurlTransport(timeout: 5)).signIn(agent: HeadlessUserAgent())
+        XCTAssertTrue(signedIn.isSenderConstrained)
+        let later = SessionClient(configuration: configuration, store: SecretServiceTokenStore(configuration: configuration),
+                                  transport: CurlTransport(timeout: 5))
+        let restored = try await later.loadStoredSession()
+        XCTAssertEqual(restored?.dpopKey, signedIn.dpopKey, "the key is in the item's envelope")
+        let info = try await later.userInfo()
+        XCTAssertEqual(info.sub, "erika")
+        try await later.signOut()
+        let gone = try await SecretServiceTokenStore(configuration: configuration).load()
+        XCTAssertNil(gone, "the key goes with the session")
+    }
 }
 
 /// Run by Tests/Keyring/run.sh after it unlocked the keyring that the locked-keyring test locked:

@@ -135,6 +135,28 @@ final class PostgresTokenStoreTests: XCTestCase {
         XCTAssertEqual(error?.code, .storageFailed)
         XCTAssertTrue(error?.message.contains("version 99") == true, error?.message ?? "")
     }
+
+    func testADPoPSessionKeepsItsKeyInItsRowAndAnotherNodeProvesWithIt() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { options in
+            options.offersDPoP = true
+            options.requiresDPoP = true
+        }
+        addTeardownBlock { provider.stop() }
+        let configuration = try provider.configuration(dpop: .required)
+        let database = try PostgresHarness.database()
+        let signedIn = try await SessionClient(configuration: configuration, store: PostgresTokenStore(database: database, configuration: configuration),
+                                               transport: CurlTransport(timeout: 5)).signIn(agent: HeadlessUserAgent())
+        XCTAssertTrue(signedIn.isSenderConstrained)
+        let node = SessionClient(configuration: configuration, store: PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration),
+                                 transport: CurlTransport(timeout: 5))
+        let restored = try await node.loadStoredSession()
+        XCTAssertEqual(restored?.dpopKey, signedIn.dpopKey, "the key is in the row's envelope")
+        let info = try await node.userInfo()
+        XCTAssertEqual(info.sub, "erika", "the other node's proof with the stored key is accepted")
+        try await node.signOut()
+        let gone = try await PostgresTokenStore(database: database, configuration: configuration).load()
+        XCTAssertNil(gone, "the key goes with the session")
+    }
 }
 
 /// The server restarted under a running store: the calls that meet the restart fail clearly, and
