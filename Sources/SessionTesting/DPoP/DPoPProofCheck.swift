@@ -26,9 +26,9 @@ package struct DPoPProofCheck: Sendable {
         guard let jws = try? CompactJWS(proof, malformed: { SessionError(.invalidResponse, process: .authentication, message: $0) }) else {
             throw .invalid("not a compact JWS")
         }
-        guard jws.header["typ"]?.stringValue == DPoPProof.type else { throw .invalid("typ is not dpop+jwt") }
-        guard jws.header["alg"]?.stringValue == "ES256" else { throw .invalid("alg is not ES256") }
-        guard let jwk = jws.header["jwk"]?.objectValue, jwk["kty"]?.stringValue == "EC", jwk["crv"]?.stringValue == "P-256",
+        guard Exact.equal(jws.header["typ"]?.stringValue, DPoPProof.type) else { throw .invalid("typ is not dpop+jwt") }
+        guard Exact.equal(jws.header["alg"]?.stringValue, "ES256") else { throw .invalid("alg is not ES256") }
+        guard let jwk = jws.header["jwk"]?.objectValue, Exact.equal(jwk["kty"]?.stringValue, "EC"), Exact.equal(jwk["crv"]?.stringValue, "P-256"),
               let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue else { throw .invalid("jwk is not a P-256 public key") }
         guard jwk["d"] == nil else { throw .invalid("jwk holds a private key") }
         let key = JSONWebKey(kty: "EC", crv: "P-256", x: x, y: y)
@@ -37,16 +37,16 @@ package struct DPoPProofCheck: Sendable {
         }
         guard case .object(let claims)? = JSONValue.parse(jws.payload) else { throw .invalid("the claims are not a JSON object") }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256 else { throw .invalid("jti is missing") }
-        guard claims["htm"]?.stringValue == method else { throw .invalid("htm is not \(method)") }
-        guard claims["htu"]?.stringValue == DPoPProof.targetURI(url) else { throw .invalid("htu is not \(DPoPProof.targetURI(url))") }
+        guard Exact.equal(claims["htm"]?.stringValue, method) else { throw .invalid("htm is not \(method)") }
+        guard Exact.equal(claims["htu"]?.stringValue, DPoPProof.targetURI(url)) else { throw .invalid("htu is not \(DPoPProof.targetURI(url))") }
         guard let iat = claims["iat"]?.numberValue, abs(iat - now.timeIntervalSince1970) <= allowedSkew else {
             throw .invalid("iat is missing or too far from now")
         }
         if let accessToken {
             let expected = try? Base64URL.encode(PlatformCrypto.sha256(Data(accessToken.utf8)))
-            guard let ath = claims["ath"]?.stringValue, ath == expected else { throw .invalid("ath is not the access token's hash") }
+            guard Exact.equal(claims["ath"]?.stringValue, expected) else { throw .invalid("ath is not the access token's hash") }
         }
-        if let nonce, claims["nonce"]?.stringValue != nonce { throw .useNonce }
+        if let nonce, !Exact.equal(claims["nonce"]?.stringValue, nonce) { throw .useNonce }
         // A jti is accepted once within the window its iat may be in.
         let fresh = seen.withLock { seen -> Bool in
             seen = seen.filter { now.timeIntervalSince($0.value) <= 2 * allowedSkew }

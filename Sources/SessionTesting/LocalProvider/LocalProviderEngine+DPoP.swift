@@ -11,7 +11,7 @@ extension LocalProviderEngine {
     /// so ignores the header.
     func dpopProof(_ request: HTTPServerRequest, at endpoint: Endpoint, accessToken: String? = nil) -> Checked<String?> {
         guard options.offersDPoP else { return .passed(nil) }
-        let proofs = request.headers.filter { $0.name.caseInsensitiveCompare("DPoP") == .orderedSame }
+        let proofs = request.headers.filter { ASCII.equalIgnoringCase($0.name, "DPoP") }
         guard let proof = proofs.first else { return .passed(nil) }
         let resource = accessToken != nil
         guard proofs.count == 1 else { return .refused(dpopRefusal(.invalid("more than one DPoP header"), resource: resource)) }
@@ -59,7 +59,7 @@ extension LocalProviderEngine {
         guard let header = request.header("Authorization") else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2 else { return nil }
-        for scheme in ["Bearer", "DPoP"] where parts[0].caseInsensitiveCompare(scheme) == .orderedSame {
+        for scheme in ["Bearer", "DPoP"] where ASCII.equalIgnoringCase(parts[0], scheme) {
             return (scheme, String(parts[1]).trimmingCharacters(in: .whitespaces))
         }
         return nil

@@ -31,8 +31,8 @@ extension LocalProviderEngine {
         if let proofKey, let named = form["dpop_jkt"], !Exact.equal(proofKey, named) {
             return Self.oauthError("invalid_dpop_proof", "dpop_jkt is not the thumbprint of the proof's key")
         }
-        let authentication: Set<String> = ["client_secret", "client_assertion", "client_assertion_type"]
-        var parameters = request.formItems.filter { !authentication.contains($0.name) && $0.name != "client_id" }
+        let authentication = ["client_secret", "client_assertion", "client_assertion_type", "client_id"]
+        var parameters = request.formItems.filter { !Exact.contains(authentication, $0.name) }
         parameters.append((name: "client_id", value: clientID))
         if let proofKey, form["dpop_jkt"] == nil { parameters.append((name: "dpop_jkt", value: proofKey)) }
         let requestURI = Self.requestURIPrefix + Self.randomValue("par")

@@ -70,6 +70,9 @@ final class DPoPProofTests: XCTestCase {
         XCTAssertEqual(refusal(try proof(), accessToken: "at-1"), .invalid("ath is not the access token's hash"))
         XCTAssertEqual(refusal(try proof(), nonce: "n-2"), .useNonce)
         XCTAssertEqual(refusal(try proof(nonce: "n-1"), nonce: "n-2"), .useNonce)
+        // The Kelvin sign (U+212A) is canonically equivalent to K: a server compares the bytes.
+        XCTAssertEqual(refusal(try proof(nonce: "\u{212A}-1"), nonce: "K-1"), .useNonce)
+        XCTAssertEqual(refusal(try proof(method: "LOC\u{212A}"), method: "LOCK"), .invalid("htm is not LOCK"))
 
         // Header tampering: each changed header is signed again with the same key, so only the check itself refuses it.
         let parts = try proof().split(separator: ".").map(String.init)
