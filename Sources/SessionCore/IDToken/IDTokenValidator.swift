@@ -11,8 +11,8 @@ struct IDTokenValidator: Sendable {
     let allowedSkew: TimeInterval
 
     /// Where the signature check gets the provider's keys: `reload` false for the cached set (or
-    /// a first fetch), true for a fresher one after the token named a key the set lacks; nil
-    /// when no fresher set may be fetched yet.
+    /// a first fetch), true for a fresher one after the token named a key the set lacks (the
+    /// current set when no fetch may be made yet); nil when there is none.
     typealias KeySource = @Sendable (_ reload: Bool) async throws -> JSONWebKeySet?
 
     private func error(_ code: SessionError.Code, _ why: String) -> SessionError {

@@ -21,13 +21,14 @@ extension OpenIDProvider {
     }
 
     /// The provider's keys: the cached set while fresh, else a fetched one. With `reload`, a
-    /// fresh fetch, or nil when the set was fetched too recently to fetch it again. Sessions that
-    /// ask at once share one fetch.
+    /// fresh fetch or, when the set was fetched too recently to fetch it again, the set as it is
+    /// now: another session may have reloaded it since this one looked. Sessions that ask at once
+    /// share one fetch.
     private func keys(_ metadata: ProviderMetadata, reload: Bool) async throws -> JSONWebKeySet? {
         let started = clock.now()
         if let cache = documents.withLock({ $0.keySetCache }) {
             if !reload, cache.isFresh(at: started) { return cache.keys }
-            if reload, !cache.mayReload(at: started) { return nil }
+            if reload, !cache.mayReload(at: started) { return cache.keys }
         }
         return try await keySetFlight.run { try await self.fetchKeys(metadata, reload: reload, askedAt: started) }
     }
