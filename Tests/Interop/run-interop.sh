@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Runs the interop tests against django-oauth-toolkit, a production OpenID provider nobody here
-# wrote: installs it (pinned, Tests/Interop/requirements.txt) into a venv under .build/interop,
-# makes a throwaway Django project instance (sqlite, a fresh RS256 key, PKCE required, refresh
-# rotation with reuse protection, revocation), seeds a user, public clients (one for the device grant) and a confidential one, enables RP-initiated logout, starts it on
-# 127.0.0.1, runs the InteropTests target against it and stops it by PID.
+# Runs the interop tests against two OpenID providers nobody here wrote, installed (pinned,
+# Tests/Interop/requirements.txt) into a venv under .build/interop:
+# - django-oauth-toolkit: a throwaway Django project instance (sqlite, a fresh RS256 key, PKCE
+#   required, refresh rotation with reuse protection, revocation), a seeded user, public clients
+#   (one for the device grant) and a confidential one, RP-initiated logout;
+# - idpyoidc's server library with its DPoP and pushed-authorization add-ons, behind the small
+#   HTTP wrapper Tests/Interop/idpyoidc/provider.py, one confidential client.
+# Both listen on 127.0.0.1 only; the InteropTests target runs against them (INTEROP_FILTER picks
+# fewer tests), then both are stopped by PID.
 #
 # The InteropTests target exists only when SESSION_INTEROP=1 (see Package.swift), so plain
 # `swift test` never runs it, and its tests fail when the provider's variables are missing.
@@ -52,20 +56,18 @@ PYEOF
 cd "$HERE/provider"
 "$PY" manage.py migrate --noinput -v 0
 SUBJECT="$("$PY" seed.py)"
-PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-
-export INTEROP_BASE_URL="http://127.0.0.1:$PORT"
-log "starting django-oauth-toolkit on 127.0.0.1:$PORT"
-"$PY" manage.py runserver "127.0.0.1:$PORT" --noreload > "$RUN/server.log" 2>&1 &
-SERVER_PID=$!
-stop_server() {
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
+free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+PIDS=()
+stop_servers() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
 }
-trap stop_server EXIT
+trap stop_servers EXIT
 
-ISSUER="http://127.0.0.1:$PORT/o"
-if ! "$PY" - "$ISSUER/.well-known/openid-configuration" "$SERVER_PID" <<'PYEOF'
+# Waits until URL answers 200, or fails (showing LOG) when the server PID exits or 60 s pass.
+wait_for() {
+    local url="$1" pid="$2" log_file="$3"
+    if ! "$PY" - "$url" "$pid" <<'PYEOF'
 import os, sys, time, urllib.request
 url, pid = sys.argv[1], int(sys.argv[2])
 deadline = time.monotonic() + 60
@@ -83,11 +85,34 @@ while time.monotonic() < deadline:
     time.sleep(0.2)
 sys.exit("the provider did not answer within 60 s")
 PYEOF
-then
-    log "the provider did not start; its log follows"
-    cat "$RUN/server.log" >&2
-    exit 1
-fi
+    then
+        log "the provider at $url did not start; its log follows"
+        cat "$log_file" >&2
+        exit 1
+    fi
+}
+
+PORT="$(free_port)"
+export INTEROP_BASE_URL="http://127.0.0.1:$PORT"
+log "starting django-oauth-toolkit on 127.0.0.1:$PORT"
+"$PY" manage.py runserver "127.0.0.1:$PORT" --noreload > "$RUN/server.log" 2>&1 &
+PIDS+=("$!")
+ISSUER="http://127.0.0.1:$PORT/o"
+wait_for "$ISSUER/.well-known/openid-configuration" "$!" "$RUN/server.log"
+
+# idpyoidc's server with its DPoP and pushed-authorization add-ons, behind a small HTTP wrapper.
+IDPY_PORT="$(free_port)"
+IDPY_WORK="$RUN/idpyoidc"
+mkdir -p "$IDPY_WORK"
+export INTEROP_IDPY_ISSUER="http://127.0.0.1:$IDPY_PORT"
+export INTEROP_IDPY_CLIENT_ID="interop-fapi"
+export INTEROP_IDPY_CLIENT_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
+export INTEROP_IDPY_REDIRECT_URI="com.example.interop:/callback"
+export INTEROP_IDPY_SUBJECT="diana"
+log "starting idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))') on 127.0.0.1:$IDPY_PORT"
+(cd "$IDPY_WORK" && exec "$PY" "$HERE/idpyoidc/provider.py" "$IDPY_PORT" "$IDPY_WORK" "$INTEROP_IDPY_SUBJECT") > "$IDPY_WORK/stdout.log" 2>&1 &
+PIDS+=("$!")
+wait_for "$INTEROP_IDPY_ISSUER/.well-known/openid-configuration" "$!" "$IDPY_WORK/stdout.log"
 
 export INTEROP_ISSUER="$ISSUER"
 export INTEROP_CLIENT_ID="interop-app"
@@ -98,5 +123,5 @@ export SESSION_INTEROP=1
 cd "$ROOT"
 # shellcheck disable=SC2086 # SWIFT_BUILD_FLAGS is a list of flags
 swift build --build-tests ${SWIFT_BUILD_FLAGS:-}
-swift test --skip-build --filter InteropTests
-log "interop tests passed against django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)')"
+swift test --skip-build --filter "${INTEROP_FILTER:-InteropTests}"
+log "interop tests passed against django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)') and idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))')"

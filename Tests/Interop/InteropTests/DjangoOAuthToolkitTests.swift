@@ -75,13 +75,7 @@ final class DjangoOAuthToolkitTests: XCTestCase {
     func testSignOutRevokesAndTheRefreshTokenIsRefusedAfterwards() async throws {
         let session = try client()
         let tokens = try await session.signIn(agent: user())
-        try await session.signOut(revokeTokens: true)
-        let remaining = await session.tokens
-        XCTAssertNil(remaining)
-
-        let later = try client()
-        try await later.setTokens(tokens.withExpiry(Date(timeIntervalSinceNow: -60)))
-        let error = await assertThrows(.reauthenticationRequired) { try await later.validTokens() }
+        let error = try await refusalAfterRevoking(tokens, signingOut: session, thenRefreshingIn: try client())
         XCTAssertEqual(error?.oauthError, "invalid_grant")
     }
 
@@ -187,20 +181,5 @@ final class DjangoOAuthToolkitTests: XCTestCase {
         var iterator = pages.makeAsyncIterator()
         let page = await iterator.next() ?? ""
         XCTAssertTrue(page.contains("<h1>Sign-in declined</h1>") && page.contains("access_denied"), page)
-    }
-
-    @discardableResult
-    private func assertThrows<T>(_ code: SessionError.Code, file: StaticString = #filePath, line: UInt = #line,
-                                 _ body: () async throws -> T) async -> SessionError? {
-        do {
-            _ = try await body()
-            XCTFail("expected \(code)", file: file, line: line)
-        } catch let error as SessionError {
-            XCTAssertEqual(error.code, code, "\(error)", file: file, line: line)
-            return error
-        } catch {
-            XCTFail("expected SessionError \(code), got \(error)", file: file, line: line)
-        }
-        return nil
     }
 }

@@ -16,20 +16,9 @@ struct InteropEnvironment {
     let clientSecret: String
 
     static func load(file: StaticString = #filePath, line: UInt = #line) throws -> InteropEnvironment {
-        let environment = ProcessInfo.processInfo.environment
-        func value(_ name: String) throws -> String {
-            guard let value = environment[name], !value.isEmpty else {
-                XCTFail("\(name) is not set: run the interop tests through Tests/Interop/run-interop.sh", file: file, line: line)
-                throw SessionError(.invalidConfiguration, process: .configuration, message: "interop provider missing")
-            }
-            return value
-        }
-        guard let issuer = URL(string: try value("INTEROP_ISSUER")) else {
-            XCTFail("INTEROP_ISSUER is not a URL", file: file, line: line)
-            throw SessionError(.invalidConfiguration, process: .configuration, message: "interop issuer invalid")
-        }
-        return InteropEnvironment(issuer: issuer, clientID: try value("INTEROP_CLIENT_ID"), username: try value("INTEROP_USERNAME"),
-                                  password: try value("INTEROP_PASSWORD"), subject: try value("INTEROP_SUBJECT"),
+        func value(_ name: String) throws -> String { try InteropVariable.string(name, file: file, line: line) }
+        return InteropEnvironment(issuer: try InteropVariable.url("INTEROP_ISSUER", file: file, line: line), clientID: try value("INTEROP_CLIENT_ID"),
+                                  username: try value("INTEROP_USERNAME"), password: try value("INTEROP_PASSWORD"), subject: try value("INTEROP_SUBJECT"),
                                   confidentialClientID: try value("INTEROP_CONFIDENTIAL_CLIENT_ID"), clientSecret: try value("INTEROP_CLIENT_SECRET"))
     }
 
