@@ -35,6 +35,6 @@ public struct HTTPServerRequest: Sendable {
 
     /// The first value of header `name`, compared without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { FieldName.equal($0.name, name) }?.value
     }
 }

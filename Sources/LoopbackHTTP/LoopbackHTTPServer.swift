@@ -371,7 +371,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private func send(_ connection: Int32, _ response: HTTPServerResponse, keepAlive: Bool) -> Bool {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         for (name, value) in response.headers
-        where name.caseInsensitiveCompare("Content-Length") != .orderedSame && name.caseInsensitiveCompare("Connection") != .orderedSame {
+        where !FieldName.equal(name, "Content-Length") && !FieldName.equal(name, "Connection") {
             head += "\(name): \(value)\r\n"
         }
         head += "Content-Length: \(response.body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"

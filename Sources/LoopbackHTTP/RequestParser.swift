@@ -22,28 +22,45 @@ enum RequestParser {
         var keepAlive: Bool
     }
 
-    private static let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-    /// Parses the bytes before the blank line (without it).
+    /// Parses the bytes before the blank line (without it). Works on the bytes: the head is
+    /// parsed for every request, and Foundation's string splitting and trimming dominated it.
     static func parseHead(_ bytes: Data, maximumBody: Int) throws -> Head {
-        guard let text = String(data: bytes, encoding: .utf8) else { throw Failure.malformed }
-        var lines = text.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false)
+        guard String(data: bytes, encoding: .utf8) != nil else { throw Failure.malformed }
+        let head = [UInt8](bytes)
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = 0, index = 0
+        while index + 1 < head.count {
+            if head[index] == UInt8(ascii: "\r") && head[index + 1] == UInt8(ascii: "\n") {
+                lines.append(head[lineStart..<index])
+                index += 2
+                lineStart = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(head[lineStart...])
+
+        let requestLine = lines.removeFirst().split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard requestLine.count == 3 else { throw Failure.malformed }
-        let method = String(requestLine[0]), target = String(requestLine[1]), version = String(requestLine[2])
-        guard !method.isEmpty, method.unicodeScalars.allSatisfy(tokenCharacters.contains),
+        let method = String(decoding: requestLine[0], as: UTF8.self), target = String(decoding: requestLine[1], as: UTF8.self)
+        let version = String(decoding: requestLine[2], as: UTF8.self)
+        guard !requestLine[0].isEmpty, requestLine[0].allSatisfy(FieldName.isTokenByte),
               target.hasPrefix("/"), !target.contains(where: { $0.isWhitespace }),
               version == "HTTP/1.1" || version == "HTTP/1.0" else { throw Failure.malformed }
 
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(lines.count)
         for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed }
-            let name = String(line[..<colon])
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy(tokenCharacters.contains) else { throw Failure.malformed }
-            headers.append((name, line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw Failure.malformed }
+            let name = line[..<colon]
+            guard !name.isEmpty, name.allSatisfy(FieldName.isTokenByte) else { throw Failure.malformed }
+            var value = line[(colon + 1)...]
+            while let first = value.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { value.removeFirst() }
+            while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { value.removeLast() }
+            headers.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
         func values(_ name: String) -> [String] {
-            headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+            headers.filter { FieldName.equal($0.name, name) }.map(\.value)
         }
         if !values("Transfer-Encoding").isEmpty { throw Failure.unsupportedTransferCoding }
         let lengths = Set(values("Content-Length"))

@@ -33,4 +33,12 @@ final class EncodingTests: XCTestCase {
         XCTAssertFalse(ASCII.equalIgnoringCase("Bearer", "Bearer "))
         XCTAssertFalse(ASCII.equalIgnoringCase("[", "{"), "only letters fold")
     }
+
+    func testJSONTextQuotesAndEscapesWhatJSONRequiresAndNothingElse() throws {
+        let value = "a\"b\\c/d\n\t\u{1}é\u{1F600}"
+        let text = JSONText.string(value)
+        XCTAssertEqual(text, "\"a\\\"b\\\\c/d\\n\\t\\u0001é\u{1F600}\"")
+        let parsed = try XCTUnwrap(JSONValue.parse(Data("{\"v\":\(text)}".utf8))?.objectValue?["v"]?.stringValue)
+        XCTAssertTrue(Exact.equal(parsed, value), "a JSON parser reads back the same scalars")
+    }
 }

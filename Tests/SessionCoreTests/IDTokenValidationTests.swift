@@ -150,7 +150,7 @@ final class IDTokenValidationTests: XCTestCase {
     }
 
     func testMalformedTokensAreRefused() async throws {
-        for raw in ["not-a-jwt", "a.b", "!!.e30.sig", "e30.!!.sig", "W10.e30.c2ln"] {
+        for raw in ["not-a-jwt", "a.b", "!!.e30.sig", "e30.!!.sig", "W10.e30.c2ln", "e30.e30.c2ln.c2ln", "..", "e30.e30.c2l="] {
             let provider = try FakeProvider()
             provider.edit { settings in
                 settings.handlers["/token"] = { _ in

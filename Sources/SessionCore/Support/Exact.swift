@@ -13,6 +13,13 @@ package enum Exact {
         return a.utf8.elementsEqual(b.utf8)
     }
 
+    /// ``equal(_:_:)`` for two Strings, the usual case: lengths first, then the bytes, without the
+    /// generic path (which other modules of the package call unspecialized, byte by byte).
+    package static func equal(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
     /// True when `values` has an element exactly equal to `value`.
     package static func contains(_ values: some Sequence<String>, _ value: some StringProtocol) -> Bool {
         values.contains { equal($0, value) }

@@ -14,7 +14,7 @@ package struct DPoPProofCheck: Sendable {
 
     /// How far `iat` may be from the server's clock, either way, in seconds.
     package var allowedSkew: TimeInterval = 60
-    private let seen = Locked<[String: Date]>([:])
+    private let seen = Locked(ReplayWindow())
 
     package init() {}
 
@@ -48,12 +48,7 @@ package struct DPoPProofCheck: Sendable {
         }
         if let nonce, !Exact.equal(claims["nonce"]?.stringValue, nonce) { throw .useNonce }
         // A jti is accepted once within the window its iat may be in.
-        let fresh = seen.withLock { seen -> Bool in
-            seen = seen.filter { now.timeIntervalSince($0.value) <= 2 * allowedSkew }
-            guard seen[jti] == nil else { return false }
-            seen[jti] = now
-            return true
-        }
+        let fresh = seen.withLock { $0.admit(jti, at: now, window: 2 * allowedSkew) }
         guard fresh else { throw .invalid("jti was used before") }
         guard let thumbprint = try? DPoPKey.thumbprint(x: x, y: y) else { throw .invalid("cannot hash jwk") }
         return thumbprint
