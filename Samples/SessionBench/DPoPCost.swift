@@ -14,8 +14,8 @@ enum DPoPCost {
         let transport = PlatformDefaults.httpTransport()
         let bearer = try await signedInClient(provider, transport: transport)
         let bound = try await signedInClient(provider, transport: transport, dpop: .required)
-        guard let tokens = await bound.tokens, let pkcs8 = tokens.dpopKey else { throw BenchFailure("the DPoP sign-in left no bound session") }
-        let key = try DPoPKey(pkcs8: pkcs8)
+        guard let tokens = await bound.tokens, let material = tokens.dpopKeyMaterial else { throw BenchFailure("the DPoP sign-in left no bound session") }
+        let key = try DPoPKey(material: material)
         let url = provider.url(of: .userInfo)
 
         let sample = try DPoPProof.make(key: key, method: "GET", url: url, accessToken: tokens.accessToken, now: Date())
@@ -24,7 +24,7 @@ enum DPoPCost {
                 for _ in 0..<count { _ = try DPoPProof.make(key: key, method: "GET", url: url, accessToken: tokens.accessToken, now: Date()) }
             },
             Side(name: "dpop.key.load") { count in
-                for _ in 0..<count { _ = try DPoPKey(pkcs8: pkcs8) }
+                for _ in 0..<count { _ = try DPoPKey(material: material) }
             },
             Side(name: "dpop.proof.verify") { count in
                 // A check of its own each time, so the jti is new to it.

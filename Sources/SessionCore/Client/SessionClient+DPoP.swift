@@ -31,9 +31,9 @@ extension SessionClient {
     /// - Throws: `reauthenticationRequired` when the key is unreadable, or the tokens are DPoP
     ///   tokens without one: they are never sent unbound.
     func dpopKey(of tokens: SessionTokens) throws -> DPoPKey? {
-        if let pkcs8 = tokens.dpopKey {
-            if let loaded = loadedDPoPKey, loaded.pkcs8 == pkcs8 { return loaded }
-            let key = try DPoPKey(pkcs8: pkcs8)
+        if let material = tokens.dpopKeyMaterial {
+            if let loaded = loadedDPoPKey, loaded.material == material { return loaded }
+            let key = try DPoPKey(material: material)
             loadedDPoPKey = key
             return key
         }
@@ -70,7 +70,7 @@ extension SessionClient {
 
     /// A proof for `method` to `url`, with the nonce of `url`'s server when it gave one.
     func proof(_ key: DPoPKey, method: String, url: URL, accessToken: String?) throws -> String {
-        let nonce = URLRules.origin(url).flatMap { dpopNonces[$0] }
+        let nonce = dpopNonces.isEmpty ? nil : URLRules.origin(url).flatMap { dpopNonces[$0] }
         return try DPoPProof.make(key: key, method: method, url: url, accessToken: accessToken, nonce: nonce, now: clock.now())
     }
 
@@ -107,7 +107,7 @@ extension SessionClient {
     /// Bearer tokens).
     /// - Throws: `invalidResponse` for DPoP tokens to a request without a proof, and for Bearer
     ///   tokens to one with a proof unless ``SessionConfiguration/acceptsBearerForDPoP``.
-    func binding(of response: TokenResponse, provedWith key: DPoPKey?, purpose: String) throws -> Data? {
+    func binding(of response: TokenResponse, provedWith key: DPoPKey?, purpose: String) throws -> DPoPKey.Material? {
         switch (key, response.isDPoPBound) {
         case (nil, false):
             return nil
@@ -115,7 +115,7 @@ extension SessionClient {
             throw SessionError(.invalidResponse, process: .authentication,
                                message: "\(purpose): the provider sent DPoP tokens to a request without a DPoP proof")
         case (let key?, true):
-            return key.pkcs8
+            return key.material
         case (.some, false):
             guard configuration.acceptsBearerForDPoP else {
                 throw SessionError(.invalidResponse, process: .authentication,

@@ -31,6 +31,8 @@ extension ApplePrivateKey {
                 return PKCS8PrivateKey.wrapRSA(pkcs1)
             case .p256(let key):
                 return key.derRepresentation
+            case .secureEnclaveP256:
+                throw PlatformCrypto.failure("a Secure Enclave key cannot be exported")
             }
         }
     }

@@ -17,6 +17,8 @@ package final class ApplePrivateKey: PrivateSigningKey {
     package enum Key: @unchecked Sendable {
         case rsa(SecKey)
         case p256(P256.Signing.PrivateKey)
+        /// A P-256 key in the Secure Enclave: only a reference to it is in memory.
+        case secureEnclaveP256(SecureEnclave.P256.Signing.PrivateKey)
     }
 
     package let algorithm: JWSAlgorithm
@@ -64,6 +66,9 @@ package final class ApplePrivateKey: PrivateSigningKey {
         case .p256(let key):
             let point = key.publicKey.rawRepresentation
             return .p256(x: Data(point.prefix(32)), y: Data(point.suffix(32)))
+        case .secureEnclaveP256(let key):
+            let point = key.publicKey.rawRepresentation
+            return .p256(x: Data(point.prefix(32)), y: Data(point.suffix(32)))
         }
     }
 
@@ -80,6 +85,8 @@ package final class ApplePrivateKey: PrivateSigningKey {
             return signature
         case .p256(let key):
             // CryptoKit's raw form is r || s, the JWS form (RFC 7518 §3.4).
+            return try key.signature(for: message).rawRepresentation
+        case .secureEnclaveP256(let key):
             return try key.signature(for: message).rawRepresentation
         }
     }

@@ -32,12 +32,21 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// refresh token may already be retired or revoked, and it is not used again.
     public let inFlight: InFlight?
     /// The private DPoP key the tokens are bound to (RFC 9449; PKCS #8, DER), kept with them in
-    /// every store and deleted with them; nil for Bearer tokens. A secret.
+    /// every store and deleted with them; nil for Bearer tokens and for a Secure Enclave key. A secret.
     package let dpopKey: Data?
+    /// The reference to the Secure Enclave key the tokens are bound to, stored instead of
+    /// ``dpopKey`` when the key was made there (Apple platforms); meaningful on that device only.
+    package let dpopKeyReference: Data?
+
+    /// What the store keeps of the DPoP key the tokens are bound to; nil for Bearer tokens.
+    package var dpopKeyMaterial: DPoPKey.Material? {
+        if let dpopKeyReference { return .secureEnclave(dpopKeyReference) }
+        return dpopKey.map { .pkcs8($0) }
+    }
 
     /// True when the tokens are bound to the session's DPoP key (RFC 9449): the provider refuses
     /// them without a proof made with that key, so a copy of them is useless elsewhere.
-    public var isSenderConstrained: Bool { dpopKey != nil }
+    public var isSenderConstrained: Bool { dpopKeyMaterial != nil }
 
     /// The request a stored session was waiting on (see ``inFlight``).
     public enum InFlight: String, Sendable, Codable {
@@ -66,12 +75,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.additionalParameters = additionalParameters
         inFlight = nil
         dpopKey = nil
+        dpopKeyReference = nil
         idTokenClaims = Self.claims(of: idToken)
     }
 
     /// A copy with some members changed; the ID token, and so its claims, stay.
     private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: InFlight?? = nil,
-                 dpopKey: Data?? = nil) {
+                 dpopKey: DPoPKey.Material?? = nil) {
         self.accessToken = accessToken ?? tokens.accessToken
         refreshToken = tokens.refreshToken
         idToken = tokens.idToken
@@ -82,13 +92,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
         self.inFlight = inFlight ?? tokens.inFlight
-        self.dpopKey = dpopKey ?? tokens.dpopKey
+        switch dpopKey {
+        case nil:
+            self.dpopKey = tokens.dpopKey
+            dpopKeyReference = tokens.dpopKeyReference
+        case .some(let material):
+            if case .pkcs8(let der)? = material { self.dpopKey = der } else { self.dpopKey = nil }
+            if case .secureEnclave(let reference)? = material { dpopKeyReference = reference } else { dpopKeyReference = nil }
+        }
         idTokenClaims = tokens.idTokenClaims
     }
 
-    /// The same tokens bound to the DPoP key `pkcs8` (nil: Bearer tokens).
-    package func bound(to pkcs8: Data?) -> SessionTokens {
-        SessionTokens(self, dpopKey: .some(pkcs8))
+    /// The same tokens bound to the DPoP key `material` names (nil: Bearer tokens).
+    package func bound(to material: DPoPKey.Material?) -> SessionTokens {
+        SessionTokens(self, dpopKey: .some(material))
     }
 
     /// The copy to store before `request` goes out, or, with nil, the copy without the mark.
@@ -106,7 +123,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime, dpopKey
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime, dpopKey, dpopKeyReference
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -123,6 +140,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
+        dpopKeyReference = try container.decodeIfPresent(Data.self, forKey: .dpopKeyReference)
         idTokenClaims = Self.claims(of: idToken)
     }
 
@@ -140,6 +158,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encode(additionalParameters, forKey: .additionalParameters)
         try container.encodeIfPresent(inFlight, forKey: .inFlight)
         try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
+        try container.encodeIfPresent(dpopKeyReference, forKey: .dpopKeyReference)
     }
 
     /// True when the access token has expired or expires within `leeway` seconds of `now`, the
@@ -175,7 +194,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         let expiry = expiresAt.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "no expiry"
         return "SessionTokens(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
             + "id: \(idToken == nil ? "none" : "<redacted>"), \(expiry), scopes: \(scopes.joined(separator: " ")), "
-            + "subject: \(subject == nil ? "none" : "present")\(dpopKey == nil ? "" : ", DPoP-bound"))"
+            + "subject: \(subject == nil ? "none" : "present")\(isSenderConstrained ? ", DPoP-bound" : ""))"
     }
 
     /// What `dump` shows: the ``description``, never a token or the key.

@@ -52,6 +52,34 @@ public enum P256 {
     }
 }
 
+/// https://developer.apple.com/documentation/cryptokit/secureenclave
+public enum SecureEnclave {
+    /// https://developer.apple.com/documentation/cryptokit/secureenclave/isavailable
+    public static var isAvailable: Bool { fatalError("declaration only") }
+
+    /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256
+    public enum P256 {
+        /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing
+        public enum Signing {
+            /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey
+            public struct PrivateKey {
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
+                /// (its access control and authentication context, which have defaults, are not transcribed)
+                public init(compactRepresentable: Bool = true) throws { fatalError("declaration only") }
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
+                /// (its authentication context, which has a default, is not transcribed)
+                public init<Bytes: ContiguousBytes>(dataRepresentation: Bytes) throws { fatalError("declaration only") }
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/datarepresentation
+                public var dataRepresentation: Data { fatalError("declaration only") }
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/publickey
+                public var publicKey: CryptoKit.P256.Signing.PublicKey { fatalError("declaration only") }
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/signature(for:)
+                public func signature<D: DataProtocol>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature { fatalError("declaration only") }
+            }
+        }
+    }
+}
+
 /// https://developer.apple.com/documentation/cryptokit/symmetrickey
 public struct SymmetricKey: Sendable {
     /// https://developer.apple.com/documentation/cryptokit/symmetrickey/init(data:)

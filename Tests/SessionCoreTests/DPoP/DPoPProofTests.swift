@@ -28,10 +28,11 @@ final class DPoPProofTests: XCTestCase {
     }
 
     func testTheKeyRoundTripsThroughItsStoredFormAndTheThumbprintIsRFC7638s() throws {
-        let key = try DPoPKey.generate()
-        let restored = try DPoPKey(pkcs8: key.pkcs8)
+        let key = try DPoPKey.generateInMemory()
+        let pkcs8 = try XCTUnwrap(key.pkcs8, "a key in memory is stored as PKCS #8")
+        let restored = try DPoPKey(material: key.material)
         XCTAssertEqual(try restored.thumbprint(), try key.thumbprint())
-        XCTAssertFalse("\(key)".contains(Base64URL.encode(key.pkcs8)))
+        XCTAssertFalse("\(key)".contains(Base64URL.encode(pkcs8)))
         // RFC 7638 §3.1's example is RSA; for EC the members are crv, kty, x, y in that order.
         let thumbprint = try DPoPKey.thumbprint(x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0")
         let expected = Base64URL.encode(try PlatformCrypto.sha256(Data(
@@ -90,5 +91,22 @@ final class DPoPProofTests: XCTestCase {
         XCTAssertEqual(refusal(try resigned(header: "{\"alg\":\"ES256\",\"jwk\":{\(otherJWK)},\"typ\":\"dpop+jwt\"}")),
                        .invalid("the signature does not verify with jwk"))
         XCTAssertEqual(refusal("a.b"), .invalid("not a compact JWS"))
+    }
+
+    func testTheReplayWindowRefusesAJTIWithinItAndForgetsOnlyWhatIsOlder() {
+        var window = ReplayWindow()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        XCTAssertTrue(window.admit("first", at: start, window: 120))
+        XCTAssertFalse(window.admit("first", at: start.addingTimeInterval(120), window: 120), "still within the window")
+        // A busy server: a proof every 50 ms for five minutes.
+        for step in 1...6_000 {
+            XCTAssertTrue(window.admit("jti-\(step)", at: start.addingTimeInterval(Double(step) * 0.05), window: 120))
+        }
+        let end = start.addingTimeInterval(300)
+        XCTAssertTrue(window.admit("first", at: end, window: 120), "forgotten once older than the window")
+        XCTAssertFalse(window.admit("jti-6000", at: end, window: 120), "the newest are kept")
+        XCTAssertFalse(window.admit("jti-3601", at: end, window: 120), "one just inside the window too")
+        XCTAssertTrue(window.admit("jti-3599", at: end, window: 120), "one just outside it is not")
+        XCTAssertLessThanOrEqual(window.remembered, 2_403, "only the last 120 s of proofs are held")
     }
 }

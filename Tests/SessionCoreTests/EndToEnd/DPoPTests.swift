@@ -200,11 +200,7 @@ final class DPoPTests: XCTestCase {
 
     func testAStoredSessionKeepsItsKeyAndOneWithoutItEndsInsteadOfGoingUnbound() async throws {
         let harness = try harness()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dpop-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let configuration = try client(harness).configuration
-        let store = try FileTokenStore(configuration: configuration, directory: directory)
-        let tokens = try await client(harness, store: store).signIn(agent: HeadlessUserAgent())
+        let (configuration, directory, store, tokens) = try await signedInWithFileStore(harness)
 
         let later = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
         let restored = try await later.loadStoredSession()
@@ -215,18 +211,9 @@ final class DPoPTests: XCTestCase {
         try await store.save(tokens.bound(to: nil))
         let keyless = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
         _ = try await keyless.loadStoredSession()
-        let calls = harness.provider.requests(to: .userInfo).count
-        do {
-            _ = try await keyless.userInfo()
-            XCTFail("DPoP tokens without their key were used")
-        } catch let error as SessionError {
-            XCTAssertEqual(error.code, .reauthenticationRequired)
-        }
-        XCTAssertEqual(harness.provider.requests(to: .userInfo).count, calls, "nothing was sent unbound")
-        let left = try await store.load()
-        XCTAssertNil(left, "the unusable session is gone from the store")
+        try await assertUserInfoEndsTheSessionUnsent(keyless, harness: harness, store: store)
 
-        try await store.save(tokens.bound(to: Data("not a key".utf8)))
+        try await store.save(tokens.bound(to: .pkcs8(Data("not a key".utf8))))
         let broken = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
         _ = try await broken.loadStoredSession()
         do {
@@ -235,6 +222,49 @@ final class DPoPTests: XCTestCase {
         } catch let error as SessionError {
             XCTAssertEqual(error.code, .reauthenticationRequired)
         }
+    }
+
+    /// A session whose key was made in a Secure Enclave keeps only the key's reference; where
+    /// that enclave is not (here: Linux, or another device after a restore) the session ends
+    /// rather than going out unbound.
+    func testASecureEnclaveReferenceIsStoredAndWithoutItsEnclaveTheSessionEnds() async throws {
+        let harness = try harness()
+        let (configuration, directory, store, tokens) = try await signedInWithFileStore(harness)
+        let reference = Data("a reference only the enclave that made it can use".utf8)
+        try await store.save(tokens.bound(to: .secureEnclave(reference)))
+
+        let later = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
+        let restored = try await later.loadStoredSession()
+        XCTAssertEqual(restored?.dpopKeyMaterial, .secureEnclave(reference), "the reference is in the envelope")
+        XCTAssertNil(restored?.dpopKey, "and no key bytes")
+        XCTAssertTrue(restored?.isSenderConstrained ?? false)
+        try await assertUserInfoEndsTheSessionUnsent(later, harness: harness, store: store)
+    }
+
+    /// A DPoP sign-in whose session is in a file store in a fresh directory (removed after the test).
+    private func signedInWithFileStore(_ harness: LocalHarness) async throws
+        -> (configuration: SessionConfiguration, directory: URL, store: FileTokenStore, tokens: SessionTokens) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dpop-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try client(harness).configuration
+        let store = try FileTokenStore(configuration: configuration, directory: directory)
+        return (configuration, directory, store, try await client(harness, store: store).signIn(agent: HeadlessUserAgent()))
+    }
+
+    /// `userInfo()` on DPoP tokens whose key `client` cannot use: `reauthenticationRequired`,
+    /// no request at the provider, and the session gone from `store`.
+    private func assertUserInfoEndsTheSessionUnsent(_ client: SessionClient, harness: LocalHarness, store: TokenStore,
+                                                    file: StaticString = #filePath, line: UInt = #line) async throws {
+        let calls = harness.provider.requests(to: .userInfo).count
+        do {
+            _ = try await client.userInfo()
+            XCTFail("DPoP tokens were used without their key", file: file, line: line)
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .reauthenticationRequired, file: file, line: line)
+        }
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).count, calls, "nothing was sent unbound", file: file, line: line)
+        let left = try await store.load()
+        XCTAssertNil(left, "the unusable session is gone from the store", file: file, line: line)
     }
 
     func testDeviceSignInAndPushedRequestsBindTheirTokensToo() async throws {

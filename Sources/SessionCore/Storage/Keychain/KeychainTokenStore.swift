@@ -11,6 +11,9 @@ import Foundation
 /// names the status; a locked keychain (`errSecInteractionNotAllowed`) says so, since the
 /// session is intact and readable later.
 ///
+/// A DPoP-bound session's key is made in the Secure Enclave where there is one: the item then
+/// holds only the reference to it, never the key.
+///
 /// This type's logic is platform-neutral and tested on Linux against a fake keychain with the
 /// `SecItem` semantics; `init(configuration:service:accessibility:accessGroup:)`, which uses
 /// the real keychain, exists on Apple platforms only.
