@@ -25,11 +25,11 @@ struct ClientAssertion {
     }
 
     /// A compact JWS in which `clientID` asserts itself to `audience` (the token endpoint's URL,
-    /// as OpenID Connect Core §9 says) at `now`, with a random `jti` the provider can use to
-    /// refuse a replay.
-    static func make(clientID: String, audience: URL, key: ClientSigningKey, now: Date) throws -> String {
+    /// as OpenID Connect Core §9 says, or the issuer, as FAPI 2.0 does) at `now`, with a random
+    /// `jti` the provider can use to refuse a replay.
+    static func make(clientID: String, audience: String, key: ClientSigningKey, now: Date) throws -> String {
         let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
-        let claims = Claims(iss: clientID, sub: clientID, aud: audience.absoluteString, jti: try RandomToken.generate(),
+        let claims = Claims(iss: clientID, sub: clientID, aud: audience, jti: try RandomToken.generate(),
                             iat: issuedAt, exp: issuedAt + Int(lifetime))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -39,9 +39,9 @@ public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible, 
     public var customMirror: Mirror { Mirror(self, children: ["method": description], displayStyle: .enum) }
 
     /// `parameters` sent to the token or revocation endpoint at `url` by `clientID` at `now`,
-    /// authenticated as this method says; a client assertion's audience is `tokenEndpoint`.
+    /// authenticated as this method says; a client assertion's audience is `audience`.
     /// - Throws: ``SessionError`` `cryptoFailure` when the assertion cannot be signed.
-    func request(_ url: URL, clientID: String, _ parameters: [(String, String)], tokenEndpoint: URL, now: Date) throws -> HTTPRequest {
+    func request(_ url: URL, clientID: String, _ parameters: [(String, String)], audience: String, now: Date) throws -> HTTPRequest {
         switch self {
         case .none:
             return .formPost(url, parameters + [("client_id", clientID)])
@@ -53,7 +53,7 @@ public enum ClientAuthentication: Sendable, Equatable, CustomStringConvertible, 
             request.headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
             return request
         case .privateKeyJWT(let key):
-            let assertion = try ClientAssertion.make(clientID: clientID, audience: tokenEndpoint, key: key, now: now)
+            let assertion = try ClientAssertion.make(clientID: clientID, audience: audience, key: key, now: now)
             return .formPost(url, parameters + [("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
                                                 ("client_assertion", assertion)])
         }

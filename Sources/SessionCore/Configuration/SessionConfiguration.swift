@@ -58,6 +58,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// session then holds Bearer tokens). Default false: the answer is refused, since a client
     /// that asked for bound tokens should not quietly get tokens anyone holding them can use.
     public let acceptsBearerForDPoP: Bool
+    /// What the `private_key_jwt` client assertion names as its `aud` (default
+    /// ``ClientAssertionAudience/tokenEndpoint``; FAPI 2.0 asks for ``ClientAssertionAudience/issuer``).
+    public let clientAssertionAudience: ClientAssertionAudience
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -91,7 +94,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         postLogoutRedirectURI: URL? = nil,
         pushesAuthorizationRequests: Bool = false,
         dpop: DPoPMode = .off,
-        acceptsBearerForDPoP: Bool = false
+        acceptsBearerForDPoP: Bool = false,
+        clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -158,6 +162,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.pushesAuthorizationRequests = pushesAuthorizationRequests
         self.dpop = dpop
         self.acceptsBearerForDPoP = acceptsBearerForDPoP
+        self.clientAssertionAudience = clientAssertionAudience
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

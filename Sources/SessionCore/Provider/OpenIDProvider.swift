@@ -66,16 +66,24 @@ public final class OpenIDProvider: Sendable {
         self.documentStore = documentStore
     }
 
+    private func assertionAudience(_ metadata: ProviderMetadata) -> String {
+        switch configuration.clientAssertionAudience {
+        case .tokenEndpoint: metadata.tokenEndpoint.absoluteString
+        case .issuer: metadata.issuer
+        }
+    }
+
     /// The metadata when it is known, without a request or a wait: the hot path of every call.
     var knownMetadata: ProviderMetadata? { documents.withLock { $0.metadata } }
 
     /// A form post to the token or revocation endpoint, with the client's authentication
     /// (``SessionConfiguration/clientAuthentication``); a client assertion names the token
-    /// endpoint of `metadata` as its audience.
+    /// endpoint of `metadata`, or its issuer, as its audience
+    /// (``SessionConfiguration/clientAssertionAudience``).
     func clientRequest(_ url: URL, _ parameters: [(String, String)], metadata: ProviderMetadata, process: SessionError.Process) throws -> HTTPRequest {
         do {
             return try configuration.clientAuthentication.request(url, clientID: configuration.clientID, parameters,
-                                                                  tokenEndpoint: metadata.tokenEndpoint, now: clock.now())
+                                                                  audience: assertionAudience(metadata), now: clock.now())
         } catch let error as SessionError {
             throw error.in(process)
         }

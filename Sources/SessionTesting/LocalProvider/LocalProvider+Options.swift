@@ -39,6 +39,9 @@ extension LocalProvider {
         /// Whether every proof must carry the provider's current nonce (RFC 9449 §8, §9), which it
         /// sends as `DPoP-Nonce`, refusing others with `use_dpop_nonce`.
         public var requiresDPoPNonce = false
+        /// Whether a client assertion must name the issuer as its only audience, a string (FAPI
+        /// 2.0); otherwise the token endpoint's URL or the issuer will do, alone or in an array.
+        public var requiresIssuerAsAssertionAudience = false
         /// How long a device sign-in's codes are valid (RFC 8628 `expires_in`).
         public var deviceCodeLifetime: TimeInterval = 600
         /// The polling interval a device sign-in is given (RFC 8628 `interval`), in whole seconds.

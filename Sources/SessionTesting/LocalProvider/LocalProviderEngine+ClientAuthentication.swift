@@ -66,7 +66,9 @@ extension LocalProviderEngine {
     /// Why the request's client assertion does not authenticate `clientID`, whose registered
     /// public key is `key`; nil when it does. Checked as RFC 7523 §3 and OpenID Connect Core §9
     /// require: the type, the signature by the registered key and algorithm, `iss` and `sub`
-    /// the client, `aud` this token endpoint, a near `exp`, and a `jti` never seen before.
+    /// the client, `aud` this token endpoint or the issuer (only the issuer, as a string, when
+    /// ``LocalProvider/Options/requiresIssuerAsAssertionAudience``), a near `exp`, and a `jti`
+    /// never seen before.
     private func check(_ assertion: ParsedAssertion, type: String?, clientID: String, key: JSONWebKey) -> String? {
         guard Exact.equal(type, "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") else { return "client_assertion_type is not jwt-bearer" }
         let (jws, claims) = (assertion.jws, assertion.claims)
@@ -81,9 +83,15 @@ extension LocalProviderEngine {
         guard Exact.equal(claims["iss"]?.stringValue, clientID), Exact.equal(claims["sub"]?.stringValue, clientID) else {
             return "the client assertion's iss and sub are not the client"
         }
-        let tokenEndpoint = issuer + Endpoint.token.path
-        let audiences = claims["aud"].flatMap { $0.stringValue.map { [$0] } ?? $0.arrayValue?.compactMap(\.stringValue) } ?? []
-        guard Exact.contains(audiences, tokenEndpoint) else { return "the client assertion's aud is not this token endpoint" }
+        if options.requiresIssuerAsAssertionAudience {
+            guard Exact.equal(claims["aud"]?.stringValue, issuer) else { return "the client assertion's aud is not the issuer alone" }
+        } else {
+            let tokenEndpoint = issuer + Endpoint.token.path
+            let audiences = claims["aud"].flatMap { $0.stringValue.map { [$0] } ?? $0.arrayValue?.compactMap(\.stringValue) } ?? []
+            guard Exact.contains(audiences, tokenEndpoint) || Exact.contains(audiences, issuer) else {
+                return "the client assertion's aud is neither this token endpoint nor the issuer"
+            }
+        }
         let now = options.clock.now()
         guard let exp = claims["exp"]?.numberValue else { return "the client assertion has no exp" }
         let expiry = Date(timeIntervalSince1970: exp)

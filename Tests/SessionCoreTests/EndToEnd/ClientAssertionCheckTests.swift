@@ -80,7 +80,7 @@ final class ClientAssertionCheckTests: XCTestCase {
             (["exp": "soon"], "exp not a number"),
             (["iat": now + 600], "issued in the future"),
             (["nbf": now + 600], "not yet valid"),
-            (["aud": provider.issuer.absoluteString], "the issuer is not the token endpoint"),
+            (["aud": provider.issuer.absoluteString + "/other"], "neither the token endpoint nor the issuer"),
             (["aud": nil], "no aud"),
             (["iss": "other"], "another issuer"),
             (["sub": "other"], "another subject"),

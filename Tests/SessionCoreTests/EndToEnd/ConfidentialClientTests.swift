@@ -11,15 +11,18 @@ final class ConfidentialClientTests: XCTestCase {
     private static let secret = "s3cr3t value/with:reserved&chars"
 
     private func harness(_ method: ClientAuthentication, registered: ClientAuthentication? = nil,
+                         audience: ClientAssertionAudience = .tokenEndpoint, providerRequiresIssuer: Bool = false,
                          logger: SessionLogger = SilentLogger()) throws -> (LocalProvider, SessionClient, RecordingStore) {
         let clock = ManualClock()
         let provider = try LocalProvider(clock: clock) { options in
             options.clients = [LocalProvider.Client(id: "server-app", redirectURIs: [URL(string: "http://127.0.0.1/callback")!],
                                                     authentication: registered ?? method)]
+            options.requiresIssuerAsAssertionAudience = providerRequiresIssuer
         }
         addTeardownBlock { provider.stop() }
         let configuration = try SessionConfiguration(issuer: provider.issuer, clientID: "server-app",
-                                                     redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: method)
+                                                     redirectURI: URL(string: "http://127.0.0.1/callback")!, clientAuthentication: method,
+                                                     clientAssertionAudience: audience)
         let store = RecordingStore()
         return (provider, SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5),
                                         clock: clock, logger: logger), store)
@@ -80,6 +83,25 @@ final class ConfidentialClientTests: XCTestCase {
             }
             XCTAssertEqual(identifiers.count, 3, "a fresh assertion, with its own jti, for every request")
             XCTAssertNotNil(provider.requests(to: .token).first?.parameters["code_verifier"], "PKCE stays on")
+        }
+    }
+
+    /// FAPI 2.0: the assertion's `aud` is the issuer, alone and a string. A provider that insists
+    /// on it refuses the default (the token endpoint) and takes the issuer.
+    func testTheAssertionNamesTheIssuerWhenConfiguredAndAFAPIProviderTakesOnlyThat() async throws {
+        let key = try ClientSigningKey(pem: try SigningKey(algorithm: .es256).pkcs8PEM())
+        let (_, byEndpoint, _) = try harness(.privateKeyJWT(key), providerRequiresIssuer: true)
+        await assertSessionError(.invalidClient) { try await byEndpoint.signIn(agent: HeadlessUserAgent()) }
+
+        let (provider, byIssuer, _) = try harness(.privateKeyJWT(key), audience: .issuer, providerRequiresIssuer: true)
+        _ = try await byIssuer.signIn(agent: HeadlessUserAgent())
+        _ = try await byIssuer.refresh()
+        try await byIssuer.signOut(revokeTokens: true)
+        let authenticated = provider.requests(to: .token) + provider.requests(to: .revocation)
+        XCTAssertEqual(authenticated.count, 3)
+        for request in authenticated {
+            let parts = try XCTUnwrap(request.parameters["client_assertion"]).split(separator: ".").map(String.init)
+            XCTAssertEqual(try Self.json(parts[1])["aud"] as? String, provider.issuer.absoluteString, "the issuer, as a string")
         }
     }
 
