@@ -173,6 +173,30 @@ final class OperationOrderTests: XCTestCase {
         XCTAssertNil(stored)
     }
 
+    /// A stored DPoP session whose key cannot be used (here: its bytes are no key; elsewhere: a
+    /// Secure Enclave reference on another device) is lost like a refused refresh: heard first,
+    /// then the operation's error, nothing sent unbound, the store cleared.
+    func testADPoPSessionWhoseKeyIsGoneIsLostBeforeTheOperationFails_C5_C15() async throws {
+        let facade = try makeFacade { $0.offersDPoP = true }
+        let configuration = try facade.provider.configuration(dpop: .required)
+        let client = SessionClient(configuration: configuration, store: facade.store, transport: CurlTransport(timeout: 5), clock: facade.clock)
+        let tokens = try await client.signIn(scopes: AuthFlow.loginPermission.scopes, agent: HeadlessUserAgent())
+        XCTAssertTrue(tokens.isSenderConstrained)
+        try await facade.store.save(tokens.bound(to: .pkcs8(Data("no longer a key".utf8))))
+
+        facade.service.initialize(configuration, permissionCenter: facade.permissionCenter, completion: facade.log.completion("initialize"))
+        facade.service.fetchUserInfo(completion: facade.log.completion("fetchUserInfo"))
+        _ = await facade.log.waitForEvents(6)
+        XCTAssertEqual(facade.log.transcript, [
+            "A.didFinishInitializationWithError(nil)", "completion.initialize(success)", "A.didFinishAuthentication(token)",
+            "A.didLoseSession(reauthenticationRequired)",
+            "A.didFetchUserInfoWithError(reauthenticationRequired)", "completion.fetchUserInfo(reauthenticationRequired)",
+        ])
+        XCTAssertEqual(facade.provider.requests(to: .userInfo).count, 0, "the bound token was not sent without its key")
+        let stored = try await facade.store.load()
+        XCTAssertNil(stored)
+    }
+
     func testEndSessionJumpsTheQueue_C7() async throws {
         let facade = try makeFacade()
         let (urls, sink) = AsyncStream.makeStream(of: URL.self)
