@@ -241,6 +241,28 @@ final class DPoPTests: XCTestCase {
         try await assertUserInfoEndsTheSessionUnsent(later, harness: harness, store: store)
     }
 
+    /// A stored session whose key is a valid key but not the one its tokens are bound to (a store
+    /// mixed up, a key replaced): the provider refuses its proofs, the refresh is refused too, and
+    /// the session ends with `reauthenticationRequired`; no request goes out unbound.
+    func testASessionWhoseKeyIsNotItsTokensBindingEnds() async throws {
+        let harness = try harness()
+        let (configuration, directory, store, tokens) = try await signedInWithFileStore(harness)
+        try await store.save(tokens.bound(to: try DPoPKey.generateInMemory().material))
+        let later = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
+        _ = try await later.loadStoredSession()
+        do {
+            _ = try await later.userInfo()
+            XCTFail("a proof with another key was accepted")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .reauthenticationRequired, "\(error)")
+        }
+        let sent = harness.provider.requests(to: .userInfo) + harness.provider.requests(to: .token).filter { $0.parameters["grant_type"] == "refresh_token" }
+        XCTAssertFalse(sent.isEmpty)
+        XCTAssertTrue(sent.allSatisfy { $0.dpopProof != nil }, "every request carried a proof, none went unbound")
+        let left = try await store.load()
+        XCTAssertNil(left, "the session is gone from the store")
+    }
+
     /// A DPoP sign-in whose session is in a file store in a fresh directory (removed after the test).
     private func signedInWithFileStore(_ harness: LocalHarness) async throws
         -> (configuration: SessionConfiguration, directory: URL, store: FileTokenStore, tokens: SessionTokens) {
