@@ -21,7 +21,7 @@ for flavour in iOS macOS; do
     rm -rf "$out" && mkdir -p "$out"
     cp -R "$bin/Modules/LoopbackHTTP.swiftmodule" "$out/"
     ui=$([ "$flavour" = iOS ] && echo UIKit || echo AppKit)
-    for module in CryptoKit Security "$ui" AuthenticationServices; do
+    for module in Security CryptoKit "$ui" AuthenticationServices; do
         swiftc -emit-module -parse-as-library -swift-version 6 -module-name "$module" -I "$out" \
             -o "$out/$module.swiftmodule" "$declarations/$module.swift"
     done

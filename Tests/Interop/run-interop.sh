@@ -26,7 +26,7 @@ log() { printf 'interop: %s\n' "$*" >&2; }
 
 mkdir -p "$WORK"
 if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$HERE/requirements.txt" "$VENV/installed-requirements.txt"; then
-    log "installing django-oauth-toolkit into $VENV"
+    log "installing the interop providers (django-oauth-toolkit, idpyoidc) into $VENV"
     rm -rf "$VENV"
     "$PYTHON" -m venv "$VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"

@@ -1,12 +1,19 @@
 #if !canImport(CLibCrypto) && canImport(CryptoKit) && canImport(Security)
 import CryptoKit
 import Foundation
+import Security
 
 extension ApplePrivateKey {
     /// A fresh P-256 key in the Secure Enclave, or nil where there is none (the simulator, a Mac
     /// without one) or it refuses: the caller then makes a key in memory.
+    ///
+    /// The key signs from the first unlock after a restart, as the session's Keychain item is read
+    /// by default: with CryptoKit's default (only while unlocked) a refresh in the background would
+    /// fail while the device is locked.
     package static func secureEnclaveP256() -> ApplePrivateKey? {
-        guard SecureEnclave.isAvailable, let key = try? SecureEnclave.P256.Signing.PrivateKey() else { return nil }
+        guard SecureEnclave.isAvailable,
+              let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .privateKeyUsage, nil),
+              let key = try? SecureEnclave.P256.Signing.PrivateKey(accessControl: access) else { return nil }
         return ApplePrivateKey(algorithm: .es256, key: .secureEnclaveP256(key))
     }
 

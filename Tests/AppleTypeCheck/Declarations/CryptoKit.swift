@@ -1,6 +1,7 @@
 // The CryptoKit declarations SessionCore uses, transcribed from Apple's documentation for the
 // Apple type-check (Tests/AppleTypeCheck/run.sh). Declarations only: the bodies never run.
 import Foundation
+import Security
 
 /// https://developer.apple.com/documentation/cryptokit/sha256
 public struct SHA256: Sendable {
@@ -64,8 +65,10 @@ public enum SecureEnclave {
             /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey
             public struct PrivateKey {
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
-                /// (its access control and authentication context, which have defaults, are not transcribed)
-                public init(compactRepresentable: Bool = true) throws { fatalError("declaration only") }
+                /// (its authentication context, which has a default, is not transcribed)
+                public init(compactRepresentable: Bool = true,
+                            accessControl: SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!)
+                    throws { fatalError("declaration only") }
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
                 /// (its authentication context, which has a default, is not transcribed)
                 public init<Bytes: ContiguousBytes>(dataRepresentation: Bytes) throws { fatalError("declaration only") }

@@ -18,6 +18,9 @@ public typealias CFDictionary = NSDictionary
 public typealias CFTypeRef = AnyObject
 /// https://developer.apple.com/documentation/corefoundation/cferror
 public typealias CFError = NSError
+/// https://developer.apple.com/documentation/corefoundation/cfallocator (a class of its own here:
+/// Foundation has no bridged counterpart)
+public final class CFAllocator {}
 /// https://developer.apple.com/documentation/kernel/osstatus
 public typealias OSStatus = Int32
 
@@ -74,6 +77,23 @@ public var kSecReturnAttributes: CFString { fatalError("declaration only") }
 
 /// https://developer.apple.com/documentation/security/seckey
 public final class SecKey {}
+
+// MARK: Access control
+
+/// https://developer.apple.com/documentation/security/secaccesscontrol
+public final class SecAccessControl {}
+
+/// https://developer.apple.com/documentation/security/secaccesscontrolcreateflags
+public struct SecAccessControlCreateFlags: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// https://developer.apple.com/documentation/security/secaccesscontrolcreateflags/privatekeyusage
+    public static var privateKeyUsage: SecAccessControlCreateFlags { fatalError("declaration only") }
+}
+
+/// https://developer.apple.com/documentation/security/secaccesscontrolcreatewithflags(_:_:_:_:)
+public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+                                            _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? { fatalError("declaration only") }
 
 /// https://developer.apple.com/documentation/security/seckeyalgorithm
 public struct SecKeyAlgorithm: RawRepresentable, Hashable {
