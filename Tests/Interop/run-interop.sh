@@ -106,7 +106,9 @@ IDPY_WORK="$RUN/idpyoidc"
 mkdir -p "$IDPY_WORK"
 export INTEROP_IDPY_ISSUER="http://127.0.0.1:$IDPY_PORT"
 export INTEROP_IDPY_CLIENT_ID="interop-fapi"
-export INTEROP_IDPY_CLIENT_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
+# The secret goes by a file only its owner reads, not by the environment of every child.
+export INTEROP_IDPY_CLIENT_SECRET_FILE="$IDPY_WORK/client-secret"
+(umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$INTEROP_IDPY_CLIENT_SECRET_FILE")
 export INTEROP_IDPY_REDIRECT_URI="com.example.interop:/callback"
 export INTEROP_IDPY_SUBJECT="diana"
 log "starting idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))') on 127.0.0.1:$IDPY_PORT"

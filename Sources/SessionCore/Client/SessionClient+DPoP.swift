@@ -3,8 +3,8 @@ import Foundation
 /// DPoP (RFC 9449): which sessions get a key, the proofs on their requests, the servers' nonces,
 /// and what a token response must say to a request that carried a proof.
 extension SessionClient {
-    /// The servers whose nonces are remembered at most; past it the oldest are forgotten (a
-    /// forgotten nonce costs one request more).
+    /// The servers whose nonces are remembered at most; a nonce from one more server makes the
+    /// client forget them all (a forgotten nonce costs one request more).
     static let rememberedNonces = 64
 
     /// A fresh key for a new session, when the configuration and the provider's metadata call

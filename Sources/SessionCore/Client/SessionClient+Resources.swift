@@ -30,8 +30,9 @@ extension SessionClient {
     }
 
     /// Sends `request` to a resource server on the user's behalf: with `Authorization: Bearer`
-    /// (or, for DPoP-bound tokens, `Authorization: DPoP` and a proof of the request) and the token `credential` picks from the session's fresh tokens (the access token unless
-    /// it says otherwise), refreshed first when due, as for every call of the client. The hook
+    /// (or, for DPoP-bound tokens, `Authorization: DPoP` and a proof of the request) and the
+    /// token `credential` picks from the session's fresh tokens (the access token unless it says
+    /// otherwise), refreshed first when due, as for every call of the client. The hook
     /// other resource APIs build on (SessionPermissions' permission center, an app's own API).
     ///
     /// When the server refuses the token (401 with a Bearer challenge whose `error` is

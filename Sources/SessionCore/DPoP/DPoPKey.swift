@@ -29,8 +29,7 @@ package struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
             return try DPoPKey(enclaveKey, material: .secureEnclave(reference))
         }
         #endif
-        let key = try PlatformPrivateKey(generating: .es256)
-        return try DPoPKey(key, material: .pkcs8(try key.pkcs8DER()))
+        return try generateInMemory()
     }
 
     /// A key kept in memory, the form every platform can make (tests and tools).

@@ -29,10 +29,15 @@ struct OAuthErrorResponse: Equatable {
     /// The error of a `WWW-Authenticate` challenge of `scheme` (`Bearer`, RFC 6750 §3; `DPoP`,
     /// RFC 9449 §7.1); nil for another scheme or a challenge without `error`.
     init?(challenge header: String, scheme name: String) {
-        guard let scheme = header.range(of: name, options: [.caseInsensitive, .anchored]),
-              header[scheme.upperBound...].first.map({ $0 == " " }) ?? false else { return nil }
+        // The scheme is a token, compared without regard to ASCII case (RFC 9110 §11.1), then a space.
+        let bytes = header.utf8
+        guard bytes.count > name.utf8.count, ASCII.equalIgnoringCase(String(decoding: bytes.prefix(name.utf8.count), as: UTF8.self), name)
+        else { return nil }
+        // The bytes before are ASCII, so this is where a character starts.
+        let afterScheme = bytes.index(bytes.startIndex, offsetBy: name.utf8.count)
+        guard bytes[afterScheme] == UInt8(ascii: " ") else { return nil }
         var attributes: [String: String] = [:]
-        var rest = Substring(header[scheme.upperBound...])
+        var rest = header[afterScheme...]
         while let equals = rest.firstIndex(of: "=") {
             let name = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: " ,")).lowercased()
             rest = rest[rest.index(after: equals)...]

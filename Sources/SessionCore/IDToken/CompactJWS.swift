@@ -22,25 +22,18 @@ package struct CompactJWS: Sendable, Equatable {
 
     /// Splits `raw`; `malformed` makes the error for each way it can be refused.
     package init(_ raw: String, malformed: (String) -> SessionError) throws {
-        // Read as UTF-8 bytes in place: walking the token as Characters (String.split) dominated
-        // checking a DPoP proof.
-        var raw = raw
-        raw.makeContiguousUTF8()
-        let split = raw.utf8.withContiguousStorageIfAvailable { bytes -> Result<(header: Data, payload: Data, signature: Data, signingInput: Data), SessionError> in
-            let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
-            guard dots.count == 2 else { return .failure(malformed("not three dot-separated parts (encrypted ID tokens are not supported)")) }
-            func part(_ range: Range<Int>) -> Data? { Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[range])) }
-            guard let header = part(0..<dots[0]) else { return .failure(malformed("the header is not base64url")) }
-            guard let payload = part(dots[0] + 1..<dots[1]) else { return .failure(malformed("the payload is not base64url")) }
-            guard let signature = part(dots[1] + 1..<bytes.count) else { return .failure(malformed("the signature is not base64url")) }
-            return .success((header, payload, signature, Data(UnsafeBufferPointer(rebasing: bytes[0..<dots[1]]))))
-        }
-        guard let split else { throw malformed("not readable as UTF-8") }
-        let parts = try split.get()
-        header = try Self.object(parts.header, part: "header", malformed: malformed)
-        payload = parts.payload
-        signature = parts.signature
-        signingInput = parts.signingInput
+        // Split on the UTF-8 bytes: walking the token as Characters (String.split) dominated
+        // checking a DPoP proof. '.' is ASCII, so its byte indices are the String's own.
+        let bytes = raw.utf8
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else { throw malformed("not three dot-separated parts (encrypted ID tokens are not supported)") }
+        guard let headerData = Base64URL.decode(raw[..<dots[0]]) else { throw malformed("the header is not base64url") }
+        header = try Self.object(headerData, part: "header", malformed: malformed)
+        guard let payload = Base64URL.decode(raw[bytes.index(after: dots[0])..<dots[1]]) else { throw malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(raw[bytes.index(after: dots[1])...]) else { throw malformed("the signature is not base64url") }
+        self.payload = payload
+        self.signature = signature
+        signingInput = Data(bytes[..<dots[1]])
     }
 
     /// `data` as a strictly read JSON object.

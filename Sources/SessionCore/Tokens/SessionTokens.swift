@@ -92,13 +92,10 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
         self.inFlight = inFlight ?? tokens.inFlight
-        switch dpopKey {
-        case nil:
-            self.dpopKey = tokens.dpopKey
-            dpopKeyReference = tokens.dpopKeyReference
-        case .some(let material):
-            if case .pkcs8(let der)? = material { self.dpopKey = der } else { self.dpopKey = nil }
-            if case .secureEnclave(let reference)? = material { dpopKeyReference = reference } else { dpopKeyReference = nil }
+        switch dpopKey ?? tokens.dpopKeyMaterial {
+        case .pkcs8(let der)?: (self.dpopKey, dpopKeyReference) = (der, nil)
+        case .secureEnclave(let reference)?: (self.dpopKey, dpopKeyReference) = (nil, reference)
+        case nil: (self.dpopKey, dpopKeyReference) = (nil, nil)
         }
         idTokenClaims = tokens.idTokenClaims
     }

@@ -98,7 +98,6 @@ extension LocalProviderEngine {
 
     // MARK: Helpers
 
-    /// The grant of the request's bearer token, or the RFC 6750 error response.
     /// The grant of the access token `request` presents to `endpoint`: a Bearer token as RFC 6750
     /// has it, a DPoP-bound one only as `DPoP` with a proof of its key (RFC 9449 §7).
     private func authorizedGrant(_ request: HTTPServerRequest, at endpoint: Endpoint) -> Checked<Grant> {
@@ -108,7 +107,7 @@ extension LocalProviderEngine {
             return .refused(HTTPServerResponse(status: 401, headers: challenges))
         }
         let now = options.clock.now()
-        let dpop = scheme == "DPoP"
+        let dpop = Exact.equal(scheme, "DPoP")
         guard let grant = withState({ $0.accessGrant(for: token, at: now) }) else {
             let why = "the access token is invalid, expired or revoked"
             return .refused(dpop ? Self.dpopChallenge("invalid_token", why) : Self.bearerError("invalid_token", why, status: 401))

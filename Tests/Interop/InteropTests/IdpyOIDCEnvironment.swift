@@ -16,7 +16,7 @@ struct IdpyOIDCEnvironment {
     static func load(file: StaticString = #filePath, line: UInt = #line) throws -> IdpyOIDCEnvironment {
         func value(_ name: String) throws -> String { try InteropVariable.string(name, file: file, line: line) }
         return IdpyOIDCEnvironment(issuer: try InteropVariable.url("INTEROP_IDPY_ISSUER", file: file, line: line), clientID: try value("INTEROP_IDPY_CLIENT_ID"),
-                                   clientSecret: try value("INTEROP_IDPY_CLIENT_SECRET"),
+                                   clientSecret: try InteropVariable.secret(fromFileIn: "INTEROP_IDPY_CLIENT_SECRET_FILE", file: file, line: line),
                                    redirectURI: try InteropVariable.url("INTEROP_IDPY_REDIRECT_URI", file: file, line: line),
                                    subject: try value("INTEROP_IDPY_SUBJECT"))
     }

@@ -3,9 +3,10 @@ interop tests. idpyoidc is a library, not a server: this file only maps HTTP req
 endpoints (parse_request, process_request, do_response) and back. Everything a test checks --
 DPoP proofs, pushed requests, PKCE, client authentication, tokens -- is idpyoidc's own code.
 
-Usage: provider.py PORT WORKDIR USER, with the one client's INTEROP_IDPY_CLIENT_ID,
-INTEROP_IDPY_CLIENT_SECRET and INTEROP_IDPY_REDIRECT_URI in the environment (not on the command
-line, where any process could read the secret). USER is signed in without a login page (idpyoidc's
+Usage: provider.py PORT WORKDIR USER, with the one client's INTEROP_IDPY_CLIENT_ID and
+INTEROP_IDPY_REDIRECT_URI in the environment, and its secret in the file (mode 0600)
+INTEROP_IDPY_CLIENT_SECRET_FILE names: neither on the command line nor in an environment, where
+other processes could read it. USER is signed in without a login page (idpyoidc's
 NoAuthn) and is the `sub`. It writes nothing secret to its log; it stops on SIGTERM.
 """
 import http.server
@@ -26,7 +27,8 @@ from idpyoidc.server.oidc.token import Token
 
 PORT, WORKDIR, USER = sys.argv[1:4]
 CLIENT_ID = os.environ["INTEROP_IDPY_CLIENT_ID"]
-CLIENT_SECRET = os.environ["INTEROP_IDPY_CLIENT_SECRET"]
+with open(os.environ["INTEROP_IDPY_CLIENT_SECRET_FILE"], encoding="utf-8") as secret_file:
+    CLIENT_SECRET = secret_file.read().strip()
 REDIRECT_URI = os.environ["INTEROP_IDPY_REDIRECT_URI"]
 ISSUER = f"http://127.0.0.1:{PORT}"
 
