@@ -3,7 +3,8 @@ import CLibCrypto
 import Foundation
 
 /// The Linux ``CryptoBackend``, on OpenSSL 3's libcrypto: EVP digests, RAND_bytes, public keys
-/// imported from their JWK parameters through OSSL_PARAM, and EVP_DigestVerify.
+/// imported from their JWK parameters through OSSL_PARAM (and kept: ``LibCryptoPublicKeys``),
+/// and EVP_DigestVerify.
 package enum LibCryptoBackend: CryptoBackend {
     package static func sha256(_ data: Data) throws -> Data {
         let crypto = try LibCrypto.functions()
@@ -100,29 +101,36 @@ package enum LibCryptoBackend: CryptoBackend {
 
     package static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
         let crypto = try LibCrypto.functions()
-        let n = try bignum(modulus)
-        defer { crypto.BN_free(n) }
-        let e = try bignum(exponent)
-        defer { crypto.BN_free(e) }
-        let key = try importPublicKey(type: clibcrypto_key_type_rsa()) { builder in
-            crypto.OSSL_PARAM_BLD_push_BN(builder, clibcrypto_param_rsa_n(), n) == 1
-                && crypto.OSSL_PARAM_BLD_push_BN(builder, clibcrypto_param_rsa_e(), e) == 1
+        var parameters = Data("RSA".utf8)
+        withUnsafeBytes(of: UInt32(modulus.count).bigEndian) { parameters.append(contentsOf: $0) }
+        parameters += modulus + exponent
+        let key = try LibCryptoPublicKeys.key(for: parameters) {
+            let n = try bignum(modulus)
+            defer { crypto.BN_free(n) }
+            let e = try bignum(exponent)
+            defer { crypto.BN_free(e) }
+            return try importPublicKey(type: clibcrypto_key_type_rsa()) { builder in
+                crypto.OSSL_PARAM_BLD_push_BN(builder, clibcrypto_param_rsa_n(), n) == 1
+                    && crypto.OSSL_PARAM_BLD_push_BN(builder, clibcrypto_param_rsa_e(), e) == 1
+            }
         }
-        defer { crypto.EVP_PKEY_free(key) }
-        return try digestVerify(key: key, message: message, signature: signature)
+        return try key.withKey { try digestVerify(key: $0, message: message, signature: signature) }
     }
 
     package static func verifyES256(x: Data, y: Data, message: Data, rawSignature: Data) throws -> Bool {
         let crypto = try LibCrypto.functions()
-        let point = [UInt8]([0x04] + x + y)
-        let key = try point.withUnsafeBytes { point in
-            try importPublicKey(type: clibcrypto_key_type_ec()) { builder in
-                crypto.OSSL_PARAM_BLD_push_utf8_string(builder, clibcrypto_param_group(), clibcrypto_curve_p256(), 0) == 1
-                    && crypto.OSSL_PARAM_BLD_push_octet_string(builder, clibcrypto_param_public_key(), point.baseAddress, point.count) == 1
+        // The uncompressed point (SEC 1 §2.3.3) names the key: P-256 is the only curve here.
+        let point = Data([0x04]) + x + y
+        let key = try LibCryptoPublicKeys.key(for: point) {
+            try point.withUnsafeBytes { point in
+                try importPublicKey(type: clibcrypto_key_type_ec()) { builder in
+                    crypto.OSSL_PARAM_BLD_push_utf8_string(builder, clibcrypto_param_group(), clibcrypto_curve_p256(), 0) == 1
+                        && crypto.OSSL_PARAM_BLD_push_octet_string(builder, clibcrypto_param_public_key(), point.baseAddress, point.count) == 1
+                }
             }
         }
-        defer { crypto.EVP_PKEY_free(key) }
-        return try digestVerify(key: key, message: message, signature: try derSignature(rawSignature))
+        let signature = try derSignature(rawSignature)
+        return try key.withKey { try digestVerify(key: $0, message: message, signature: signature) }
     }
 
     /// A BIGNUM from big-endian bytes; the caller frees it.
