@@ -37,13 +37,20 @@ PY="$VENV/bin/python"
 rm -rf "$RUN"
 mkdir -p "$RUN"
 export INTEROP_WORK="$RUN"
-export INTEROP_DJANGO_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(48))')"
+# Secrets go by files only their owner reads, never by the environment every child inherits:
+# the variables name the files.
+SECRETS="$RUN/secrets"
+(umask 077 && mkdir -p "$SECRETS" \
+    && "$PY" -c 'import secrets; print(secrets.token_urlsafe(48))' > "$SECRETS/django-secret-key" \
+    && "$PY" -c 'import secrets; print(secrets.token_urlsafe(18))' > "$SECRETS/password" \
+    && "$PY" -c 'import secrets; print(secrets.token_urlsafe(24) + "+/:=")' > "$SECRETS/client-secret")
+# (The client secret ends in characters that form-URL-encoding must escape, as a real one may.)
+export INTEROP_DJANGO_SECRET_FILE="$SECRETS/django-secret-key"
+export INTEROP_PASSWORD_FILE="$SECRETS/password"
+export INTEROP_CLIENT_SECRET_FILE="$SECRETS/client-secret"
 export INTEROP_USERNAME="alice"
 export INTEROP_SECOND_USERNAME="bob"
-export INTEROP_PASSWORD="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(18))')"
 export INTEROP_CONFIDENTIAL_CLIENT_ID="interop-confidential"
-# Characters that form-URL-encoding must escape, as a real secret may hold them.
-export INTEROP_CLIENT_SECRET="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24) + "+/:=")')"
 "$PY" - "$RUN/oidc-rsa.pem" <<'PYEOF'
 import sys
 from cryptography.hazmat.primitives import serialization
@@ -106,7 +113,6 @@ IDPY_WORK="$RUN/idpyoidc"
 mkdir -p "$IDPY_WORK"
 export INTEROP_IDPY_ISSUER="http://127.0.0.1:$IDPY_PORT"
 export INTEROP_IDPY_CLIENT_ID="interop-fapi"
-# The secret goes by a file only its owner reads, not by the environment of every child.
 export INTEROP_IDPY_CLIENT_SECRET_FILE="$IDPY_WORK/client-secret"
 (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$INTEROP_IDPY_CLIENT_SECRET_FILE")
 export INTEROP_IDPY_REDIRECT_URI="com.example.interop:/callback"

@@ -17,9 +17,10 @@ struct InteropEnvironment {
 
     static func load(file: StaticString = #filePath, line: UInt = #line) throws -> InteropEnvironment {
         func value(_ name: String) throws -> String { try InteropVariable.string(name, file: file, line: line) }
+        func secret(_ name: String) throws -> String { try InteropVariable.secret(fromFileIn: name, file: file, line: line) }
         return InteropEnvironment(issuer: try InteropVariable.url("INTEROP_ISSUER", file: file, line: line), clientID: try value("INTEROP_CLIENT_ID"),
-                                  username: try value("INTEROP_USERNAME"), password: try value("INTEROP_PASSWORD"), subject: try value("INTEROP_SUBJECT"),
-                                  confidentialClientID: try value("INTEROP_CONFIDENTIAL_CLIENT_ID"), clientSecret: try value("INTEROP_CLIENT_SECRET"))
+                                  username: try value("INTEROP_USERNAME"), password: try secret("INTEROP_PASSWORD_FILE"), subject: try value("INTEROP_SUBJECT"),
+                                  confidentialClientID: try value("INTEROP_CONFIDENTIAL_CLIENT_ID"), clientSecret: try secret("INTEROP_CLIENT_SECRET_FILE"))
     }
 
     func configuration(redirectURI: String = "com.example.interop:/callback") throws -> SessionConfiguration {

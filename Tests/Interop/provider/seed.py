@@ -1,6 +1,8 @@
 """Creates the interop users (a second one for the several-accounts test), two public clients and a
-confidential one. Reads INTEROP_* variables; prints the first user's id."""
+confidential one. Reads INTEROP_* variables (the secrets from the files they name); prints the
+first user's id."""
 import os
+from pathlib import Path
 
 import django
 
@@ -10,15 +12,22 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from oauth2_provider.models import Application  # noqa: E402
 
+
+def secret(variable):
+    return Path(os.environ[variable]).read_text(encoding="utf-8").strip()
+
+
+PASSWORD = secret("INTEROP_PASSWORD_FILE")
+
 user, _ = User.objects.get_or_create(username=os.environ["INTEROP_USERNAME"])
-user.set_password(os.environ["INTEROP_PASSWORD"])
+user.set_password(PASSWORD)
 user.email = "alice@example.com"
 user.first_name = "Alice"
 user.last_name = "Interop"
 user.save()
 # A second account, with the same password.
 second, _ = User.objects.get_or_create(username=os.environ["INTEROP_SECOND_USERNAME"])
-second.set_password(os.environ["INTEROP_PASSWORD"])
+second.set_password(PASSWORD)
 second.email = "bob@example.com"
 second.save()
 
@@ -46,7 +55,7 @@ Application.objects.update_or_create(
         "redirect_uris": "http://127.0.0.1/callback com.example.interop:/callback",
         "algorithm": Application.RS256_ALGORITHM,
         "skip_authorization": False,
-        "client_secret": os.environ["INTEROP_CLIENT_SECRET"],
+        "client_secret": secret("INTEROP_CLIENT_SECRET_FILE"),
     },
 )
 # A device (RFC 8628): a public client whose grant is the device code.

@@ -9,7 +9,8 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent
 WORK = Path(os.environ["INTEROP_WORK"])
 
-SECRET_KEY = os.environ["INTEROP_DJANGO_SECRET"]
+# The key comes from a file only its owner reads (run-interop.sh), not from the environment.
+SECRET_KEY = Path(os.environ["INTEROP_DJANGO_SECRET_FILE"]).read_text(encoding="utf-8").strip()
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1"]
 
