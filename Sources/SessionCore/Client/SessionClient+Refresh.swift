@@ -132,8 +132,10 @@ extension SessionClient {
             throw SessionError(.reauthenticationRequired, process: .authentication, message: "the session has no refresh token")
         }
         let startGeneration = generation
-        let metadata = try await discover()
+        // The key is read while `tokens` are still the current session's: after the discovery's
+        // await, a new sign-in may have replaced them, and a failure would end that one instead.
         let key = try await dpopKeyOrEnd(tokens)
+        let metadata = try await discover()
         let request = try provider.clientRequest(metadata.tokenEndpoint, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),

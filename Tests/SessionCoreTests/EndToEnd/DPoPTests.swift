@@ -224,6 +224,27 @@ final class DPoPTests: XCTestCase {
         }
     }
 
+    /// A refresh of a session whose key is unreadable ends it before any await: nothing goes to
+    /// the provider, not even the first discovery, during which a new sign-in could land and be
+    /// ended in the old one's place.
+    func testARefreshWithAnUnreadableKeyEndsTheSessionBeforeSendingAnything() async throws {
+        let harness = try harness()
+        let (configuration, directory, store, tokens) = try await signedInWithFileStore(harness)
+        try await store.save(tokens.bound(to: .pkcs8(Data("not a key".utf8))))
+        let broken = try client(harness, store: try FileTokenStore(configuration: configuration, directory: directory))
+        _ = try await broken.loadStoredSession()
+        let before = harness.provider.requestLog.count
+        do {
+            _ = try await broken.refresh()
+            XCTFail("a refresh went ahead with an unreadable key")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .reauthenticationRequired)
+        }
+        XCTAssertEqual(harness.provider.requestLog.map(\.endpoint).dropFirst(before), [], "nothing was sent, discovery included")
+        let left = try await store.load()
+        XCTAssertNil(left, "the session is gone from the store")
+    }
+
     /// A session whose key was made in a Secure Enclave keeps only the key's reference; where
     /// that enclave is not (here: Linux, or another device after a restore) the session ends
     /// rather than going out unbound.
