@@ -21,7 +21,8 @@ final class SessionBenchTests: XCTestCase {
                         "ratio.facade-chained-vs-core+dispatch.userinfo.in-process",
                         "ratio.facade-vs-core.userinfo.in-process", "ratio.core-vs-raw.signin.loopback",
                         "memory-growth.facade.5000-operations", "ratio.fresh-path.shared-vs-in-memory",
-                        "dpop.proof.make", "ratio.dpop-vs-bearer.userinfo.loopback"]
+                        "dpop.proof.make", "ratio.dpop-vs-bearer.userinfo.loopback",
+                        "dpop.floor.sign-and-verify", "ratio.dpop-floor-vs-bearer.userinfo.loopback"]
         #if os(Linux)
         expected.append("ratio.core-vs-raw-libcurl.userinfo.loopback")
         #endif
