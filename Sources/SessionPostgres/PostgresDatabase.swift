@@ -12,7 +12,8 @@ import SessionCore
 /// it is cut out of the messages libpq and the server give. TLS is whatever its `sslmode` asks for.
 /// Calls block on the network, so they run on threads of their own, never the caller's; at most
 /// ``Options/maximumConnections`` are open at once, and further calls wait for one without
-/// holding a thread. A connection that broke is dropped, and the next call connects again.
+/// holding a thread, for at most ``Options/connectionWaitTimeout``. A connection that broke is
+/// dropped, and the next call connects again.
 public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// How the database is used.
     public struct Options: Sendable {
@@ -26,6 +27,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         /// server ends its connection, and with it the lease (default 30 s; see
         /// ``PostgresTokenStore``). A holder renews it at a third of this.
         public var leaseBound: TimeInterval = 30
+        /// How long a call waits for a connection when ``maximumConnections`` are in use, in
+        /// seconds (default 30); then it fails with `storageFailed` instead of waiting on.
+        public var connectionWaitTimeout: TimeInterval = 30
 
         /// The defaults.
         public init() {}
@@ -34,7 +38,27 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     private struct Pool {
         var idle: [PostgresConnection] = []
         var open = 0
-        var waiters: [CheckedContinuation<PostgresConnection?, Never>] = []
+        /// The calls waiting for a connection, first come first served.
+        var waiters: [Waiter] = []
+        var lastWaiter = 0
+    }
+
+    /// A call waiting for a connection; `id` lets its deadline find it.
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Handoff, Never>
+    }
+
+    /// What a waiting call is given: exactly one of them, by whoever takes it off the waiters.
+    private enum Handoff {
+        /// A connection given back.
+        case connection(PostgresConnection)
+        /// The place of a connection that was closed: the waiter opens a new one.
+        case place
+        /// A place was free by the time the call would have waited: it looks again.
+        case freedMeanwhile
+        /// ``Options/connectionWaitTimeout`` passed.
+        case timedOut
     }
 
     /// The libpq keywords and values every connection is opened with: ours first, then the app's
@@ -52,7 +76,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// - Throws: `invalidConfiguration` when the connection string cannot be parsed (its text is not
     ///   shown: it may hold a password), or when `options` are out of range.
     public init(connectionString: String, options: Options = Options()) throws {
-        guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1 else {
+        guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1,
+              options.connectionWaitTimeout >= 0.001 else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
         }
         var password: UnsafeMutablePointer<CChar>?
@@ -104,7 +129,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// A connection of the pool for the caller alone until it gives it back (``giveBack(_:)``).
     /// - Throws: `storageFailed` when none can be opened.
     func borrowConnection(_ what: String) async throws -> PostgresConnection {
-        if let idle = await borrow() { return idle }
+        if let idle = try await borrow(what) { return idle }
         let opened: Result<PostgresConnection, PostgresFailure> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [parameters, setup] in
                 do throws(PostgresFailure) {
@@ -158,37 +183,67 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
 
     /// An idle connection, or nil when the caller is to open one (its place is counted), waiting
     /// while the pool is full.
-    private func borrow() async -> PostgresConnection? {
+    /// - Throws: `storageFailed` when none became free within ``Options/connectionWaitTimeout``.
+    private func borrow(_ what: String) async throws -> PostgresConnection? {
         enum Next { case take(PostgresConnection), open, wait }
-        let next: Next = pool.withLock { pool in
-            if let connection = pool.idle.popLast() { return .take(connection) }
-            if pool.open < options.maximumConnections {
-                pool.open += 1
-                return .open
-            }
-            return .wait
-        }
-        switch next {
-        case .take(let connection): return connection
-        case .open: return nil
-        case .wait:
-            return await withCheckedContinuation { continuation in
-                let handed: Bool = pool.withLock { pool in
-                    // Returned meanwhile: take it now rather than wait.
-                    if !pool.idle.isEmpty || pool.open < options.maximumConnections { return false }
-                    pool.waiters.append(continuation)
-                    return true
+        while true {
+            let next: Next = pool.withLock { pool in
+                if let connection = pool.idle.popLast() { return .take(connection) }
+                if pool.open < options.maximumConnections {
+                    pool.open += 1
+                    return .open
                 }
-                if !handed {
-                    Task { continuation.resume(returning: await self.borrow()) }
+                return .wait
+            }
+            switch next {
+            case .take(let connection): return connection
+            case .open: return nil
+            case .wait:
+                switch await waitForConnection() {
+                case .connection(let connection): return connection
+                case .place: return nil
+                case .freedMeanwhile: continue
+                case .timedOut:
+                    throw SessionError(.storageFailed, process: .configuration,
+                                       message: "cannot \(what): all \(options.maximumConnections) connections of the pool stayed in use for \(options.connectionWaitTimeout) s (PostgresDatabase.Options.connectionWaitTimeout)")
                 }
             }
         }
     }
 
+    /// Waits until ``giveBack(_:)`` hands this call a connection or a place, or the wait's
+    /// deadline passes.
+    private func waitForConnection() async -> Handoff {
+        await withCheckedContinuation { continuation in
+            let id: Int? = pool.withLock { pool in
+                // Given back meanwhile: look again rather than wait.
+                if !pool.idle.isEmpty || pool.open < options.maximumConnections { return nil }
+                pool.lastWaiter += 1
+                pool.waiters.append(Waiter(id: pool.lastWaiter, continuation: continuation))
+                return pool.lastWaiter
+            }
+            guard let id else { return continuation.resume(returning: .freedMeanwhile) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + options.connectionWaitTimeout) { [weak self] in
+                self?.stopWaiting(id)
+            }
+        }
+    }
+
+    /// How many calls wait for a connection now.
+    var waitingCalls: Int { pool.withLock { $0.waiters.count } }
+
+    /// Ends waiter `id`'s wait when it is still waiting: its deadline passed.
+    private func stopWaiting(_ id: Int) {
+        let waiter = pool.withLock { pool -> Waiter? in
+            guard let index = pool.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return pool.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(returning: .timedOut)
+    }
+
     /// Returns a borrowed connection (nil: it was closed, or never opened) and hands the place to a waiter.
     func giveBack(_ connection: PostgresConnection?) {
-        let waiter: CheckedContinuation<PostgresConnection?, Never>? = pool.withLock { pool in
+        let waiter: Waiter? = pool.withLock { pool in
             if !pool.waiters.isEmpty {
                 // The waiter gets the connection, or the place to open one.
                 return pool.waiters.removeFirst()
@@ -196,7 +251,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
             if let connection { pool.idle.append(connection) } else { pool.open -= 1 }
             return nil
         }
-        waiter?.resume(returning: connection)
+        waiter?.continuation.resume(returning: connection.map(Handoff.connection) ?? .place)
     }
 
     /// Creates the tables, or checks them, now rather than at the first use; once per process
