@@ -101,9 +101,10 @@ package enum LibCryptoBackend: CryptoBackend {
 
     package static func verifyRS256(modulus: Data, exponent: Data, message: Data, signature: Data) throws -> Bool {
         let crypto = try LibCrypto.functions()
-        var parameters = Data("RSA".utf8)
+        var parameters = [UInt8]("RSA".utf8)
         withUnsafeBytes(of: UInt32(modulus.count).bigEndian) { parameters.append(contentsOf: $0) }
-        parameters += modulus + exponent
+        parameters += modulus
+        parameters += exponent
         let key = try LibCryptoPublicKeys.key(for: parameters) {
             let n = try bignum(modulus)
             defer { crypto.BN_free(n) }
@@ -120,7 +121,7 @@ package enum LibCryptoBackend: CryptoBackend {
     package static func verifyES256(x: Data, y: Data, message: Data, rawSignature: Data) throws -> Bool {
         let crypto = try LibCrypto.functions()
         // The uncompressed point (SEC 1 §2.3.3) names the key: P-256 is the only curve here.
-        let point = Data([0x04]) + x + y
+        let point = [0x04] + [UInt8](x) + [UInt8](y)
         let key = try LibCryptoPublicKeys.key(for: point) {
             try point.withUnsafeBytes { point in
                 try importPublicKey(type: clibcrypto_key_type_ec()) { builder in

@@ -11,11 +11,13 @@ package enum LibCryptoPublicKeys {
     /// The most keys kept at once.
     package static let capacity = 64
 
-    private static let imported = Locked<[Data: LibCryptoPublicKey]>([:])
+    // Keyed by plain byte arrays: `Data` keeps its storage behind tagged references, which
+    // LeakSanitizer (the fuzz targets) cannot follow from a global and reports as leaked.
+    private static let imported = Locked<[[UInt8]: LibCryptoPublicKey]>([:])
 
     /// The key whose public parameters are `parameters` (any bytes that name them exactly), made
     /// by `importKey` when it is not kept; `importKey` returns an owned `EVP_PKEY`.
-    static func key(for parameters: Data, importKey: () throws -> OpaquePointer) throws -> LibCryptoPublicKey {
+    static func key(for parameters: [UInt8], importKey: () throws -> OpaquePointer) throws -> LibCryptoPublicKey {
         if let kept = imported.withLock({ $0[parameters] }) { return kept }
         // Imported outside the lock: two callers may both import a new key; the second one kept wins.
         let key = LibCryptoPublicKey(taking: try importKey())
