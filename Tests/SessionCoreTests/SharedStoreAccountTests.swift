@@ -4,44 +4,85 @@ import SessionTesting
 import XCTest
 
 /// Two clients on one session file, as two processes are (each its own store instance and file
-/// lock): tokens another one stored are adopted only when they are this account's.
+/// lock): tokens another one stored are adopted only when they are this account's, and another
+/// account's session on the store ends this one at its next call.
 final class SharedStoreAccountTests: XCTestCase {
-    func testAnotherAccountsTokensOnTheStoreEndThisSessionInsteadOfBeingAdopted() async throws {
-        var max = LocalProvider.User.erika
-        max.subject = "max"
-        max.email = "max@example.com"
-        let provider = try LocalProvider(clock: SystemClock()) { $0.users = [.erika, max] }
-        defer { provider.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    private var provider: LocalProvider!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        provider = try LocalProvider(clock: SystemClock()) { $0.users = [.erika, .max] }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        provider.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A client on the shared session file, as another process would open it.
+    private func client() throws -> SessionClient {
         let configuration = try provider.configuration()
-        func client() throws -> SessionClient {
-            SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
-                          transport: CurlTransport(timeout: 5))
-        }
-        // A daemon signed in as Erika, its access token due for a refresh.
-        let daemon = try client()
-        let erika = try await daemon.signIn(agent: HeadlessUserAgent())
-        try await daemon.setTokens(erika.withExpiry(Date().addingTimeInterval(-60)))
+        return SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
+                             transport: CurlTransport(timeout: 5))
+    }
+
+    /// The errors of the sessions `client` heard it lost.
+    private func lostSessions(of client: SessionClient) async -> Locked<[SessionError]> {
         let lost = Locked<[SessionError]>([])
-        await daemon.setEventHandler { event in
+        await client.setEventHandler { event in
             if case .sessionLost(let error) = event { lost.withLock { $0.append(error) } }
         }
-        // Meanwhile the command line logged out and in again, as Max.
+        return lost
+    }
+
+    /// Another process (the command line) logs out of the shared session and in again, as Max.
+    private func logOutAndInAsMax() async throws {
         let command = try client()
         _ = try await command.loadStoredSession()
         try await command.signOut(revokeTokens: true)
         provider.scriptConsent(.approveAs(subject: "max"))
         _ = try await command.signIn(agent: HeadlessUserAgent())
+    }
 
+    /// `daemon`'s next `validTokens()` ends its session, told to the app once, Max's left on the store.
+    private func assertTheNextCallEnds(_ daemon: SessionClient, lost: Locked<[SessionError]>, saying words: String? = nil,
+                                       file: StaticString = #filePath, line: UInt = #line) async throws {
         do {
             let tokens = try await daemon.validTokens()
-            XCTFail("the daemon went on as \(tokens.subject ?? "nobody")")
+            XCTFail("the daemon went on as \(tokens.subject ?? "nobody")", file: file, line: line)
         } catch let error as SessionError {
-            XCTAssertEqual(error.code, .reauthenticationRequired)
+            XCTAssertEqual(error.code, .reauthenticationRequired, file: file, line: line)
+            if let words { XCTAssertTrue(error.message.contains(words), error.message, file: file, line: line) }
         }
-        XCTAssertEqual(lost.value.map(\.code), [.reauthenticationRequired], "the app hears that its session ended")
+        XCTAssertEqual(lost.value.map(\.code), [.reauthenticationRequired], "the app hears that its session ended", file: file, line: line)
         let stored = try await client().loadStoredSession()
-        XCTAssertEqual(stored?.subject, "max", "Max's session, on the store, is left alone")
+        XCTAssertEqual(stored?.subject, "max", "Max's session, on the store, is left alone", file: file, line: line)
+    }
+
+    func testAnotherAccountsTokensOnTheStoreEndThisSessionInsteadOfBeingAdopted() async throws {
+        // A daemon signed in as Erika, its access token due for a refresh.
+        let daemon = try client()
+        let erika = try await daemon.signIn(agent: HeadlessUserAgent())
+        try await daemon.setTokens(erika.withExpiry(Date().addingTimeInterval(-60)))
+        let lost = await lostSessions(of: daemon)
+        try await logOutAndInAsMax()
+        try await assertTheNextCallEnds(daemon, lost: lost)
+    }
+
+    func testAnotherAccountSignedInElsewhereEndsThisSessionAtItsNextCallThoughItsTokenIsFresh() async throws {
+        // A daemon signed in as Erika, its access token fresh for an hour.
+        let daemon = try client()
+        _ = try await daemon.signIn(agent: HeadlessUserAgent())
+        _ = try await daemon.validTokens()
+        let lost = await lostSessions(of: daemon)
+        // A refresh elsewhere of the same account changes the file, not the account: the daemon goes on.
+        let sibling = try client()
+        _ = try await sibling.loadStoredSession()
+        _ = try await sibling.refresh()
+        let same = try await daemon.validTokens()
+        XCTAssertEqual(same.subject, "erika")
+        try await logOutAndInAsMax()
+        try await assertTheNextCallEnds(daemon, lost: lost, saying: "another account")
     }
 }

@@ -95,12 +95,25 @@ extension SessionClient {
     }
 
     /// On a store several processes share and that answers at once, a session another process
-    /// signed out of (its store is empty now) ends here too, at this call, rather than at the
-    /// next refresh: a fresh access token would otherwise be used for the rest of its lifetime.
+    /// signed out of (its store is empty now), or replaced with another account's, ends here too,
+    /// at this call, rather than at the next refresh: a fresh access token would otherwise be used
+    /// for the rest of its lifetime. A store that stamps its versions is read only when it changed.
     private func endIfSignedOutElsewhere() async throws {
-        guard let local = store as? any LocalTokenStore, (store as? any SharedTokenStore)?.isShared == true,
-              !local.hasStoredSession else { return }
-        throw endSessionHere("signed out elsewhere: another process ended the session")
+        guard let local = store as? any LocalTokenStore, (store as? any SharedTokenStore)?.isShared == true else { return }
+        guard let stamping = store as? any StoredSessionStamping else {
+            if !local.hasStoredSession { throw endSessionHere("signed out elsewhere: another process ended the session") }
+            return
+        }
+        guard let stamp = stamping.storedSessionStamp() else {
+            throw endSessionHere("signed out elsewhere: another process ended the session")
+        }
+        guard stamp != seenStoredSession, let tokens = current else { return }
+        // Stamped before reading: a save in between only makes the next call read again.
+        // An unreadable session is left to the next refresh to report, as before.
+        if let stored = try? local.loadNow(), !Self.sameAccount(stored, tokens) {
+            throw endSessionHere("another account signed in elsewhere: another process replaced the session")
+        }
+        seenStoredSession = stamp
     }
 
     /// Ends the session in memory only, because another process changed the shared store (which

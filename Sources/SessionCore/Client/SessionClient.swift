@@ -45,6 +45,9 @@ public actor SessionClient {
     /// The session's DPoP key as last read from its tokens: reading one is costly (libcrypto's
     /// decoders), so a request does not pay for it each time.
     var loadedDPoPKey: DPoPKey?
+    /// The version of the shared store's session last found to be this account's, so the path
+    /// of a fresh token reads the store only after it changed (``StoredSessionStamping``).
+    var seenStoredSession: StoredSessionStamp?
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
     /// needed; what the provider publishes is fetched once for all its sessions.
