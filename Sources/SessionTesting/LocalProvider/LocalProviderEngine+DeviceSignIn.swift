@@ -61,7 +61,7 @@ extension LocalProviderEngine {
                 return .refused(Self.oauthError("access_denied", "the user denied the sign-in"))
             case .approved(let subject):
                 signIn.used = true
-                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt)
+                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt, authenticatedAt: now)
                 return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true)))
             }
         }

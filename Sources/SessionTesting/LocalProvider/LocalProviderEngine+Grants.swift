@@ -61,7 +61,7 @@ extension LocalProviderEngine {
         let now = options.clock.now()
         let expiresAt = now.addingTimeInterval(options.codeLifetime)
         withState { state in
-            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes, jkt: jkt)
+            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: now)
             state.codes[code] = IssuedCode(grant: grant, redirectURI: redirectURI, challenge: challenge,
                                            nonce: parameters["nonce"], expiresAt: expiresAt)
             state.noteIssued(at: now)
@@ -210,7 +210,7 @@ extension LocalProviderEngine {
         if grant.scopes.contains("openid") {
             var claims: [String: Any] = [
                 "iss": issuer, "sub": grant.subject, "aud": grant.clientID, "azp": grant.clientID,
-                "iat": Int(now.timeIntervalSince1970), "auth_time": Int(now.timeIntervalSince1970), "jti": Self.randomValue("id"),
+                "iat": Int(now.timeIntervalSince1970), "auth_time": Int(grant.authenticatedAt.timeIntervalSince1970), "jti": Self.randomValue("id"),
                 "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
             ]
             if let nonce { claims["nonce"] = nonce }

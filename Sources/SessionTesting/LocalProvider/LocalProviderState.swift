@@ -11,6 +11,9 @@ struct Grant: Sendable, Codable, Equatable {
     /// The thumbprint of the DPoP key the grant's tokens are bound to (their `cnf.jkt`, RFC 9449
     /// §6); nil for Bearer tokens.
     var jkt: String?
+    /// When the user approved the grant: every ID token of it carries this `auth_time`, the
+    /// refreshed ones too (OIDC Core §12.2: the original authentication's time).
+    var authenticatedAt: Date
 }
 
 /// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
@@ -149,9 +152,9 @@ struct LocalProviderState: Sendable {
         return fault
     }
 
-    mutating func newGrant(clientID: String, subject: String, scopes: Set<String>, jkt: String? = nil) -> Grant {
+    mutating func newGrant(clientID: String, subject: String, scopes: Set<String>, jkt: String? = nil, authenticatedAt: Date) -> Grant {
         defer { nextFamily += 1 }
-        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes, jkt: jkt)
+        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: authenticatedAt)
     }
 
     /// The grant of a live access token.

@@ -81,6 +81,30 @@ final class AccountSessionsTests: XCTestCase {
         XCTAssertTrue(local.isActive(refreshToken: try XCTUnwrap(maxTokens?.refreshToken)))
     }
 
+    func testAnAccountsSignInTimeIsItsAuthenticationsNotItsLastRefresh() async throws {
+        let clock = ManualClock()
+        let local = try LocalProvider(clock: clock) { $0.users = [.erika, .max] }
+        addTeardownBlock { local.stop() }
+        let configuration = try local.configuration()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let accounts = AccountSessions(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5), clock: clock),
+                                       store: try FileAccountStore(configuration: configuration, directory: directory))
+        local.scriptConsent(.approve, .approveAs(subject: "max"))
+        let (erika, erikaSession) = try await accounts.signIn(agent: HeadlessUserAgent())
+        let signedIn = await erikaSession.tokens
+        clock.advance(by: 60)
+        _ = try await accounts.signIn(agent: HeadlessUserAgent())
+        clock.advance(by: 60)
+        let refreshed = try await erikaSession.refresh()
+        XCTAssertNotNil(refreshed.idToken)
+        XCTAssertNotEqual(refreshed.idToken, signedIn?.idToken, "the refresh brought a new ID token")
+        // The refreshed ID token keeps the authentication's auth_time (OIDC Core §12.2).
+        let listed = try await accounts.accounts()
+        XCTAssertEqual(listed.map(\.subject), ["max", "erika"], "the latest sign-in first, not the latest refresh")
+        XCTAssertEqual(listed.last?.signedInAt, erika.signedInAt)
+    }
+
     func testAnAccountNeedsAnIDToken() async throws {
         let (_, accounts) = try accounts(in: .files)
         await assertSessionError(.invalidConfiguration) { _ = try await accounts.signIn(scopes: ["permission_management"], agent: HeadlessUserAgent()) }
