@@ -12,8 +12,8 @@ import SessionCore
 /// it is cut out of the messages libpq and the server give. TLS is whatever its `sslmode` asks for.
 /// Calls block on the network, so they run on threads of their own, never the caller's; at most
 /// ``Options/maximumConnections`` are open at once, and further calls wait for one without
-/// holding a thread, for at most ``Options/connectionWaitTimeout``. A connection that broke is
-/// dropped, and the next call connects again.
+/// holding a thread, for at most ``Options/connectionWaitTimeout`` and while their task is not
+/// cancelled. A connection that broke is dropped, and the next call connects again.
 public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// How the database is used.
     public struct Options: Sendable {
@@ -59,6 +59,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         case freedMeanwhile
         /// ``Options/connectionWaitTimeout`` passed.
         case timedOut
+        /// The waiting task was cancelled.
+        case cancelled
     }
 
     /// The libpq keywords and values every connection is opened with: ours first, then the app's
@@ -206,39 +208,51 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
                 case .timedOut:
                     throw SessionError(.storageFailed, process: .configuration,
                                        message: "cannot \(what): all \(options.maximumConnections) connections of the pool stayed in use for \(options.connectionWaitTimeout) s (PostgresDatabase.Options.connectionWaitTimeout)")
+                case .cancelled:
+                    throw SessionError(.cancelled, process: .configuration, message: "waiting for a database connection to \(what) was cancelled")
                 }
             }
         }
     }
 
-    /// Waits until ``giveBack(_:)`` hands this call a connection or a place, or the wait's
-    /// deadline passes.
+    /// Waits until ``giveBack(_:)`` hands this call a connection or a place, the wait's deadline
+    /// passes or the task is cancelled.
     private func waitForConnection() async -> Handoff {
-        await withCheckedContinuation { continuation in
-            let id: Int? = pool.withLock { pool in
-                // Given back meanwhile: look again rather than wait.
-                if !pool.idle.isEmpty || pool.open < options.maximumConnections { return nil }
-                pool.lastWaiter += 1
-                pool.waiters.append(Waiter(id: pool.lastWaiter, continuation: continuation))
-                return pool.lastWaiter
+        let id = pool.withLock { pool in
+            pool.lastWaiter += 1
+            return pool.lastWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waiting: Bool = pool.withLock { pool in
+                    // Given back meanwhile: look again rather than wait.
+                    if !pool.idle.isEmpty || pool.open < options.maximumConnections { return false }
+                    pool.waiters.append(Waiter(id: id, continuation: continuation))
+                    return true
+                }
+                guard waiting else { return continuation.resume(returning: .freedMeanwhile) }
+                // A cancellation that came before the waiter was listed found no one to stop.
+                if Task.isCancelled { stopWaiting(id, because: .cancelled) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + options.connectionWaitTimeout) { [weak self] in
+                    self?.stopWaiting(id, because: .timedOut)
+                }
             }
-            guard let id else { return continuation.resume(returning: .freedMeanwhile) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + options.connectionWaitTimeout) { [weak self] in
-                self?.stopWaiting(id)
-            }
+        } onCancel: {
+            stopWaiting(id, because: .cancelled)
         }
     }
 
     /// How many calls wait for a connection now.
     var waitingCalls: Int { pool.withLock { $0.waiters.count } }
 
-    /// Ends waiter `id`'s wait when it is still waiting: its deadline passed.
-    private func stopWaiting(_ id: Int) {
+    /// Ends waiter `id`'s wait with `outcome` (its deadline passed, or its task was cancelled)
+    /// when it is still waiting.
+    private func stopWaiting(_ id: Int, because outcome: Handoff) {
         let waiter = pool.withLock { pool -> Waiter? in
             guard let index = pool.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return pool.waiters.remove(at: index)
         }
-        waiter?.continuation.resume(returning: .timedOut)
+        waiter?.continuation.resume(returning: outcome)
     }
 
     /// Returns a borrowed connection (nil: it was closed, or never opened) and hands the place to a waiter.

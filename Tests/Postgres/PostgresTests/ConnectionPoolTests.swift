@@ -6,10 +6,27 @@ import XCTest
 /// The pool's bound: a call that finds every connection in use waits for one given back, and
 /// no longer than `connectionWaitTimeout`; the pool works on after either.
 final class ConnectionPoolTests: XCTestCase {
-    func testACallWaitingForABusyPoolGivesUpAtItsDeadlineAndThePoolWorksOn() async throws {
-        let database = try PostgresHarness.database { $0.maximumConnections = 1; $0.connectionWaitTimeout = 0.3 }
+    /// A database whose pool has one connection, held by the test, and whose calls wait `wait` seconds at most.
+    private func poolOfOneHeld(waitingAtMost wait: TimeInterval) async throws -> (PostgresDatabase, PostgresConnection) {
+        let database = try PostgresHarness.database { $0.maximumConnections = 1; $0.connectionWaitTimeout = wait }
         try await database.prepare()
-        let held = try await database.borrowConnection("hold the only connection")
+        return (database, try await database.borrowConnection("hold the only connection"))
+    }
+
+    /// Returns once a call waits for a connection of `database` (10 s at most: a failure guard).
+    private func untilACallWaits(_ database: PostgresDatabase, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let start = Date()
+        while database.waitingCalls == 0 {
+            guard Date().timeIntervalSince(start) < 10 else {
+                XCTFail("the call never waited", file: file, line: line)
+                throw CancellationError()
+            }
+            await Task.yield()
+        }
+    }
+
+    func testACallWaitingForABusyPoolGivesUpAtItsDeadlineAndThePoolWorksOn() async throws {
+        let (database, held) = try await poolOfOneHeld(waitingAtMost: 0.3)
         let error = await sessionError { _ = try await database.rows("SELECT 1") }
         XCTAssertEqual(error?.code, .storageFailed)
         XCTAssertTrue(error?.message.contains("connectionWaitTimeout") ?? false, error?.message ?? "")
@@ -20,16 +37,9 @@ final class ConnectionPoolTests: XCTestCase {
     }
 
     func testAWaitingCallGetsTheConnectionGivenBackAndTheNextGivesUpAtItsOwnDeadline() async throws {
-        let database = try PostgresHarness.database { $0.maximumConnections = 1; $0.connectionWaitTimeout = 0.3 }
-        try await database.prepare()
-        let held = try await database.borrowConnection("hold the only connection")
+        let (database, held) = try await poolOfOneHeld(waitingAtMost: 0.3)
         let waiting = Task { try await database.rows("SELECT 2") }
-        // Until the call is queued (bounded by the test's own guard).
-        let queued = Date()
-        while database.waitingCalls == 0 {
-            guard Date().timeIntervalSince(queued) < 10 else { return XCTFail("the call never waited") }
-            await Task.yield()
-        }
+        try await untilACallWaits(database)
         database.giveBack(held)
         let rows = try await waiting.value
         XCTAssertEqual(rows, [["2"]], "the waiter was handed the connection")
@@ -41,5 +51,18 @@ final class ConnectionPoolTests: XCTestCase {
         database.giveBack(again)
         let last = try await database.rows("SELECT 4")
         XCTAssertEqual(last, [["4"]])
+    }
+
+    func testACancelledWaitEndsAtOnceAndLeavesNoWaiterBehind() async throws {
+        let (database, held) = try await poolOfOneHeld(waitingAtMost: 60)
+        let waiting = Task { try await database.rows("SELECT 5") }
+        try await untilACallWaits(database)
+        waiting.cancel()
+        let error = await sessionError { _ = try await waiting.value }
+        XCTAssertEqual(error?.code, .cancelled, "long before the 60 s deadline")
+        XCTAssertEqual(database.waitingCalls, 0)
+        database.giveBack(held)
+        let rows = try await database.rows("SELECT 6")
+        XCTAssertEqual(rows, [["6"]], "the connection given back went to the pool, not to the cancelled call")
     }
 }
