@@ -5,10 +5,12 @@ import XCTest
 
 /// Two clients on one session file, as two processes are (each its own store instance and file
 /// lock): tokens another one stored are adopted only when they are this account's, and another
-/// account's session on the store ends this one at its next call.
+/// account's session on the store ends this one at its next call — on a shared keychain item too.
 final class SharedStoreAccountTests: XCTestCase {
     private var provider: LocalProvider!
     private var directory: URL!
+    /// When set, the clients share this keychain's item (and a lock in `directory`) instead of a file.
+    private var keychain: SecItemSemanticsKeychain?
 
     override func setUpWithError() throws {
         provider = try LocalProvider(clock: SystemClock()) { $0.users = [.erika, .max] }
@@ -20,11 +22,19 @@ final class SharedStoreAccountTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A client on the shared session file, as another process would open it.
+    /// A client on the shared session file (or keychain item), as another process would open it.
     private func client() throws -> SessionClient {
         let configuration = try provider.configuration()
-        return SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
-                             transport: CurlTransport(timeout: 5))
+        let store: TokenStore
+        if let keychain {
+            var shared = KeychainTokenStore(configuration: configuration, items: keychain)
+            shared.sharedLockDirectory = directory
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            store = shared
+        } else {
+            store = try FileTokenStore(configuration: configuration, directory: directory)
+        }
+        return SessionClient(configuration: configuration, store: store, transport: CurlTransport(timeout: 5))
     }
 
     /// The errors of the sessions `client` heard it lost.
@@ -71,6 +81,15 @@ final class SharedStoreAccountTests: XCTestCase {
     }
 
     func testAnotherAccountSignedInElsewhereEndsThisSessionAtItsNextCallThoughItsTokenIsFresh() async throws {
+        try await anotherAccountSignedInElsewhereEndsThisSessionAtItsNextCall()
+    }
+
+    func testOnASharedKeychainItemToo() async throws {
+        keychain = SecItemSemanticsKeychain()
+        try await anotherAccountSignedInElsewhereEndsThisSessionAtItsNextCall()
+    }
+
+    private func anotherAccountSignedInElsewhereEndsThisSessionAtItsNextCall() async throws {
         // A daemon signed in as Erika, its access token fresh for an hour.
         let daemon = try client()
         _ = try await daemon.signIn(agent: HeadlessUserAgent())

@@ -80,6 +80,16 @@ public struct KeychainTokenStore: SharedTokenStore {
         items.copyData(item).status != .itemNotFound
     }
 
+    /// The stamp of the stored session (``StoredSessionStamping``): a SHA-256 of the item's data,
+    /// read as ``hasStoredSession`` reads it; an item that cannot be read now (a locked device)
+    /// has a stamp of its own, so it is decoded again once it can be.
+    package func storedSessionStamp() -> StoredSessionStamp? {
+        let (status, data) = items.copyData(item)
+        if status == .itemNotFound { return nil }
+        guard status == .success, let data, let digest = try? PlatformCrypto.sha256(data) else { return StoredSessionStamp(bytes: []) }
+        return StoredSessionStamp(bytes: Array(digest))
+    }
+
     /// Reads the session; nil when there is no item.
     public func load() async throws -> SessionTokens? {
         try loadNow()
