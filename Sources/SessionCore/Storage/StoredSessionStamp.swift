@@ -9,10 +9,33 @@ import Darwin
 /// identity and time (every save renames a new file over the old), or a digest of a keychain
 /// item's data. Two stamps are equal only for the same version, whichever process saved it.
 package struct StoredSessionStamp: Hashable, Sendable {
-    private let bytes: [UInt8]
+    // A file's five numbers, kept apart from a digest so the file's stamp allocates nothing.
+    private let file: (device: UInt64, inode: UInt64, seconds: UInt64, nanoseconds: UInt64, size: UInt64)
+    private let digest: [UInt8]
 
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
+    /// A file's stamp.
+    init(device: UInt64, inode: UInt64, seconds: UInt64, nanoseconds: UInt64, size: UInt64) {
+        file = (device, inode, seconds, nanoseconds, size)
+        digest = []
+    }
+
+    /// The stamp of data whose digest is `digest` (empty: data that cannot be read now).
+    init(digest: [UInt8]) {
+        file = (0, 0, 0, 0, 0)
+        self.digest = digest
+    }
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.file == b.file && a.digest == b.digest
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(file.device)
+        hasher.combine(file.inode)
+        hasher.combine(file.seconds)
+        hasher.combine(file.nanoseconds)
+        hasher.combine(file.size)
+        hasher.combine(digest)
     }
 }
 
@@ -36,10 +59,9 @@ extension FileTokenStore: StoredSessionStamping {
         let modified = status.st_mtim
         #endif
         // The fields' integer types differ between platforms; only equality matters here.
-        let fields = [UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino),
-                      UInt64(truncatingIfNeeded: modified.tv_sec), UInt64(truncatingIfNeeded: modified.tv_nsec),
-                      UInt64(truncatingIfNeeded: status.st_size)]
-        return StoredSessionStamp(bytes: fields.flatMap { field in withUnsafeBytes(of: field) { Array($0) } })
+        return StoredSessionStamp(device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino),
+                                  seconds: UInt64(truncatingIfNeeded: modified.tv_sec), nanoseconds: UInt64(truncatingIfNeeded: modified.tv_nsec),
+                                  size: UInt64(truncatingIfNeeded: status.st_size))
     }
 }
 

@@ -86,8 +86,8 @@ public struct KeychainTokenStore: SharedTokenStore {
     package func storedSessionStamp() -> StoredSessionStamp? {
         let (status, data) = items.copyData(item)
         if status == .itemNotFound { return nil }
-        guard status == .success, let data, let digest = try? PlatformCrypto.sha256(data) else { return StoredSessionStamp(bytes: []) }
-        return StoredSessionStamp(bytes: Array(digest))
+        guard status == .success, let data, let digest = try? PlatformCrypto.sha256(data) else { return StoredSessionStamp(digest: []) }
+        return StoredSessionStamp(digest: Array(digest))
     }
 
     /// Reads the session; nil when there is no item.
