@@ -52,6 +52,7 @@ extension LocalProviderEngine {
             signIn.polls += 1
             if signIn.decision == .pending, let after = options.approvesDeviceSignInsAfterPolls, signIn.polls >= after, let firstUser {
                 signIn.decision = .approved(subject: firstUser)
+                signIn.decidedAt = now
             }
             switch signIn.decision {
             case .pending:
@@ -61,7 +62,7 @@ extension LocalProviderEngine {
                 return .refused(Self.oauthError("access_denied", "the user denied the sign-in"))
             case .approved(let subject):
                 signIn.used = true
-                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt, authenticatedAt: now)
+                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt, authenticatedAt: signIn.decidedAt ?? now)
                 return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true)))
             }
         }
@@ -74,10 +75,12 @@ extension LocalProviderEngine {
     /// The user at another device decides on the sign-in with `userCode`; false when none is
     /// pending with that code.
     func decideDeviceSignIn(userCode: String, _ decision: DeviceSignIn.Decision) -> Bool {
-        withState { state in
+        let now = options.clock.now()
+        return withState { state in
             guard let entry = state.deviceSignIns.first(where: { Exact.equal($0.value.userCode, userCode) && $0.value.decision == .pending && !$0.value.used })
             else { return false }
             state.deviceSignIns[entry.key]?.decision = decision
+            state.deviceSignIns[entry.key]?.decidedAt = now
             return true
         }
     }

@@ -45,6 +45,8 @@ struct DeviceSignIn: Sendable {
     var lastPoll: Date?
     var polls = 0
     var decision = Decision.pending
+    /// When the user approved or denied it: the `auth_time` of its ID tokens.
+    var decidedAt: Date?
     var used = false
 }
 

@@ -40,6 +40,23 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 15, "one interval before each poll, never less")
     }
 
+    func testTheIDTokensAuthTimeIsWhenTheUserApprovedNotWhenTheClientPolled() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization(scopes: ["openid"])
+        let approved = harness.clock.now()
+        XCTAssertTrue(harness.provider.approveDeviceSignIn(userCode: authorization.userCode))
+        let tokens = try await client.completeDeviceAuthorization(authorization)
+        let claims = try idTokenClaims(try XCTUnwrap(tokens.idToken))
+        XCTAssertEqual(claims["auth_time"] as? Int, Int(approved.timeIntervalSince1970), "the approval's time (OIDC Core §2)")
+        XCTAssertEqual(claims["iat"] as? Int, Int(approved.timeIntervalSince1970) + 5, "issued at the poll, an interval later")
+    }
+
+    private func idTokenClaims(_ token: String) throws -> [String: Any] {
+        let payload = try XCTUnwrap(token.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) })
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    }
+
     func testWhatTheUserIsShownMustBeSafeToShow() async throws {
         let harness = try harness()
         let client = try client(harness)
