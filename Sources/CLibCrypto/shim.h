@@ -17,6 +17,7 @@
 #include "../CLibLoader/system_library.h"
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /// OpenSSL's opaque types (openssl/types.h and ec.h), which Swift sees as OpaquePointer.
 typedef struct bignum_st BIGNUM;
@@ -32,6 +33,7 @@ typedef struct ossl_param_bld_st OSSL_PARAM_BLD;
 typedef struct ECDSA_SIG_st ECDSA_SIG;
 typedef struct evp_cipher_st EVP_CIPHER;
 typedef struct evp_cipher_ctx_st EVP_CIPHER_CTX;
+typedef struct ossl_init_settings_st OPENSSL_INIT_SETTINGS;
 
 /// Whether libcrypto could be used.
 enum clibcrypto_status { CLIBCRYPTO_LOADED = 0, CLIBCRYPTO_NOT_LOADED = 1, CLIBCRYPTO_NO_LIBRARY = 2, CLIBCRYPTO_NO_SYMBOL = 3 };
@@ -91,7 +93,11 @@ typedef struct {
     int (*EVP_DecryptInit_ex)(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *cipher, ENGINE *impl, const unsigned char *key, const unsigned char *iv);
     int (*EVP_DecryptUpdate)(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl, const unsigned char *in, int inl);
     int (*EVP_DecryptFinal_ex)(EVP_CIPHER_CTX *ctx, unsigned char *outm, int *outl);
+    int (*OPENSSL_init_crypto)(uint64_t opts, const OPENSSL_INIT_SETTINGS *settings);
 } clibcrypto_api;
+
+// OPENSSL_INIT_NO_ATEXIT (openssl/crypto.h).
+static inline uint64_t clibcrypto_init_no_atexit(void) { return 0x00080000L; }
 
 /// Loads libcrypto from `soname` into `api` (which starts zeroed).
 static inline void clibcrypto_load(clibcrypto_api *api, const char *soname) {
@@ -151,7 +157,11 @@ static inline void clibcrypto_load(clibcrypto_api *api, const char *soname) {
     CLIBCRYPTO_FIND(EVP_DecryptInit_ex)
     CLIBCRYPTO_FIND(EVP_DecryptUpdate)
     CLIBCRYPTO_FIND(EVP_DecryptFinal_ex)
+    CLIBCRYPTO_FIND(OPENSSL_init_crypto)
 #undef CLIBCRYPTO_FIND
+    // No clean-up at exit: a thread still verifying or drawing random bytes while the process
+    // exits would otherwise use locks the clean-up already freed, and crash.
+    if (api->OPENSSL_init_crypto(clibcrypto_init_no_atexit(), NULL) != 1) { api->status = CLIBCRYPTO_NOT_LOADED; return; }
     api->status = CLIBCRYPTO_LOADED;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <openssl/bn.h>
+#include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -24,6 +25,8 @@
 #define SAME_FUNCTION(name) SAME_TYPE(__typeof__(((clibcrypto_api *)0)->name), __typeof__(&(name)))
 
 SAME_FUNCTION(EVP_Digest);
+SAME_FUNCTION(OPENSSL_init_crypto);
+SAME_TYPE(OPENSSL_INIT_SETTINGS, struct ossl_init_settings_st);
 SAME_FUNCTION(EVP_sha256);
 SAME_FUNCTION(RAND_bytes);
 SAME_FUNCTION(ERR_clear_error);
@@ -80,6 +83,10 @@ static int differences = 0;
     if (strcmp(ours, theirs) != 0) { fprintf(stderr, #ours " is \"%s\", OpenSSL says \"%s\"\n", ours, theirs); differences++; }
 
 int main(void) {
+    if (clibcrypto_init_no_atexit() != OPENSSL_INIT_NO_ATEXIT) {
+        fprintf(stderr, "clibcrypto_init_no_atexit() differs from OPENSSL_INIT_NO_ATEXIT\n");
+        return 1;
+    }
     if (clibcrypto_selection_public_key() != EVP_PKEY_PUBLIC_KEY) {
         fprintf(stderr, "clibcrypto_selection_public_key() is %d, EVP_PKEY_PUBLIC_KEY %d\n", clibcrypto_selection_public_key(), EVP_PKEY_PUBLIC_KEY);
         differences++;
