@@ -1,5 +1,8 @@
 import ClientTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import LoopbackHTTP
 import SessionCore
 import SessionTesting
@@ -142,5 +145,27 @@ final class ResourceTests: XCTestCase {
             }
         }
         XCTAssertEqual(received.value.count, 2, "nothing is sent without a credential")
+    }
+
+    /// A token never goes to a resource in the clear: http is refused unless the host is loopback,
+    /// before anything is sent (the provider's own endpoint rule), for both hooks.
+    func testATokenIsNeverAttachedToPlainHTTPOffLoopback() async throws {
+        let (harness, tokens) = try await signedIn()
+        let refreshesBefore = harness.provider.requests(to: .token).count
+        harness.clock.advance(by: 3600)
+        for url in ["http://api.example.com/items", "http://10.0.0.7/items", "HTTP://api.example.com:80/items"] {
+            let plain = URL(string: url)!
+            await assertSessionError(.invalidConfiguration, process: .userInfo) {
+                _ = try await harness.client.sendAuthorized(HTTPRequest(method: "GET", url: plain), process: .userInfo, purpose: "items")
+            }
+            await assertSessionError(.invalidConfiguration, process: .authentication) {
+                _ = try await harness.client.authorize(URLRequest(url: plain))
+            }
+        }
+        XCTAssertEqual(harness.provider.requests(to: .token).count, refreshesBefore, "refused before any refresh")
+        let secure = try await harness.client.authorize(URLRequest(url: URL(string: "https://api.example.com/items")!))
+        XCTAssertNotEqual(secure.value(forHTTPHeaderField: "Authorization"), "Bearer \(tokens.accessToken)", "refreshed, then attached")
+        let loopback = try await harness.client.authorize(URLRequest(url: URL(string: "http://127.0.0.1:8080/items")!))
+        XCTAssertEqual(loopback.value(forHTTPHeaderField: "Authorization"), secure.value(forHTTPHeaderField: "Authorization"))
     }
 }

@@ -49,12 +49,15 @@ extension SessionClient {
     ///   - process: the process every error is attributed to.
     ///   - purpose: what the request is for, as log lines name it (never a secret).
     ///   - credential: picks the bearer token from the fresh tokens; an error it throws ends the call.
-    /// - Throws: token errors (see ``validTokens()``), the refresh's errors when a refused token
-    ///   was refreshed, transport errors, and what `credential` throws, all with process `process`.
+    /// - Throws: `invalidConfiguration` for a URL that is not https (nor http to a loopback host),
+    ///   before anything is sent: a token never travels in the clear; token errors (see
+    ///   ``validTokens()``), the refresh's errors when a refused token was refreshed, transport
+    ///   errors, and what `credential` throws, all with process `process`.
     public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
                                credential: @Sendable (SessionTokens) throws -> String = { $0.accessToken })
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
         try await within(process) {
+            try Self.requireSecureResource(request.url, process: process)
             let tokens = try await validTokens()
             let sent = try credential(tokens)
             let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
@@ -94,9 +97,24 @@ extension SessionClient {
     /// It sends nothing but a refresh when one is due; a 401 from the API is the app's to handle
     /// (``refresh()``, then authorize again). ``sendAuthorized(_:process:purpose:credential:)``
     /// does that for you.
-    /// - Throws: token errors (see ``validTokens()``).
+    /// - Throws: `invalidConfiguration` for a request whose URL is not https (nor http to a
+    ///   loopback host), as for the provider's endpoints; token errors (see ``validTokens()``).
     public func authorize(_ request: URLRequest) async throws -> URLRequest {
+        try await authorize(request, subject: nil)
+    }
+
+    /// ``authorize(_:)``, refused with `notAuthenticated` unless the session is `subject`'s (when
+    /// given): for an authorizer handed out for one user, which must not lend the next user's token.
+    package func authorize(_ request: URLRequest, subject: String?) async throws -> URLRequest {
+        guard let url = request.url else {
+            throw SessionError(.invalidConfiguration, process: .authentication, message: "a request without a URL cannot be authorized")
+        }
+        try Self.requireSecureResource(url, process: .authentication)
         let tokens = try await validTokens()
+        if let subject, !Exact.equal(tokens.subject, subject) {
+            throw SessionError(.notAuthenticated, process: .authentication,
+                               message: "the signed-in user is not the one this authorization was made for")
+        }
         let key = try await dpopKeyOrEnd(tokens)
         var authorized = request
         // Header names compare without regard to case: any earlier Authorization (or proof) goes.
@@ -107,9 +125,6 @@ extension SessionClient {
         guard let key else {
             authorized.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
             return authorized
-        }
-        guard let url = request.url else {
-            throw SessionError(.invalidConfiguration, process: .authentication, message: "a request without a URL cannot carry a DPoP proof")
         }
         authorized.setValue("DPoP \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
         authorized.setValue(try proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken),
@@ -122,6 +137,16 @@ extension SessionClient {
     private func tokensReplacing(_ token: String, credential: (SessionTokens) throws -> String) async throws -> SessionTokens {
         if let current, let currentToken = try? credential(current), !Exact.equal(currentToken, token) { return current }
         return try await refresh()
+    }
+
+    /// Refuses a resource URL a token would reach in the clear: the endpoint rule of the
+    /// provider's own URLs (https, or http to a loopback host) holds for every request that
+    /// carries a token.
+    static func requireSecureResource(_ url: URL, process: SessionError.Process) throws {
+        guard URLRules.isSecureEndpoint(url) else {
+            throw SessionError(.invalidConfiguration, process: process,
+                               message: "the request's URL is not https (nor http to a loopback host): its token would travel in the clear")
+        }
     }
 
     /// True for a resource server's refusal of the token itself (RFC 6750 §3.1).
