@@ -27,17 +27,20 @@ open class GIDAuthentication: NSObject, NSSecureCoding {
     /// ``init()``, the shared ``GIDSignIn``'s (asked only when tokens are asked for).
     private let service: @Sendable () -> SessionService
     /// The user the tokens belong to, which a refreshed copy must still name.
-    private let subject: String?
+    let subject: String?
+    /// Whether the sign-in this authentication came from has its user signed in now.
+    private let userIsSignedIn: @Sendable (_ subject: String?) -> Bool
     private let storedClientID: String?
 
     /// The client ID.
     open var clientID: String! { storedClientID }
 
-    init(tokens: SessionTokens, clientID: String, service: SessionService) {
+    init(tokens: SessionTokens, clientID: String, service: SessionService, signIn: GIDSignInCore) {
         self.tokens = Locked(tokens)
         storedClientID = clientID
         self.service = { service }
         subject = tokens.subject
+        userIsSignedIn = { [weak signIn] subject in signIn?.isSignedIn(subject: subject) ?? false }
         super.init()
     }
 
@@ -48,6 +51,7 @@ open class GIDAuthentication: NSObject, NSSecureCoding {
         storedClientID = nil
         service = { GIDSignIn.shared.core.sessionService() }
         subject = nil
+        userIsSignedIn = { GIDSignIn.shared.core.isSignedIn(subject: $0) }
         super.init()
     }
 
@@ -86,6 +90,7 @@ open class GIDAuthentication: NSObject, NSSecureCoding {
         storedClientID = state["client_id"] as? String
         service = { GIDSignIn.shared.core.sessionService() }
         self.subject = subject
+        userIsSignedIn = { GIDSignIn.shared.core.isSignedIn(subject: $0) }
         super.init()
     }
 
@@ -134,10 +139,14 @@ open class GIDAuthentication: NSObject, NSSecureCoding {
     }
 
     /// An authorizer for requests to the user's Google APIs (or the provider's resource servers):
-    /// each request it authorizes carries a fresh access token, refreshed first when needed.
+    /// each request it authorizes carries a fresh access token of this authentication's user,
+    /// refreshed first when needed. Once that user signs out it authorizes nothing (its
+    /// `canAuthorize` is false), and while another user is signed in it refuses as
+    /// ``getTokensWithHandler(_:)`` does rather than lend that user's token.
     open func fetcherAuthorizer() -> GTMFetcherAuthorizationProtocol {
-        GIDFetcherAuthorizer(service: service, userEmail: { [tokens] in tokens.value?.idTokenClaims["email"]?.stringValue },
-                             hasTokens: { [tokens] in tokens.value != nil })
+        GIDFetcherAuthorizer(service: service, subject: subject,
+                             userEmail: { [tokens] in tokens.value?.idTokenClaims["email"]?.stringValue },
+                             canAuthorize: { [tokens, subject, userIsSignedIn] in tokens.value != nil && userIsSignedIn(subject) })
     }
 
     /// Called on the callback queue.

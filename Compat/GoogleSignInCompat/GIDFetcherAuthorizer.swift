@@ -25,7 +25,7 @@ public protocol GTMFetcherAuthorizationProtocol: NSObjectProtocol {
     func isAuthorizedRequest(_ request: URLRequest) -> Bool
     /// The signed-in user's email (the ID token's `email` claim), when known.
     var userEmail: String? { get }
-    /// True while there is a session to authorize with.
+    /// True while the user the authorizer was made for is signed in, with tokens to authorize with.
     var canAuthorize: Bool { get }
     /// Whether requests that are not https (nor http to a loopback address) are authorized too,
     /// sending the access token in the clear: for development only. Default false.
@@ -33,9 +33,11 @@ public protocol GTMFetcherAuthorizationProtocol: NSObjectProtocol {
 }
 
 /// Authorizes requests with the session's access token, refreshed first when it expires within
-/// the leeway (the facade's rule C8), through ``SessionFacade/SessionService/authorize(_:completion:)``.
-/// Handlers are called on the sign-in's callback queue. A request to an insecure URL is refused
-/// unless ``shouldAuthorizeAllRequests``, as GTMAppAuth's authorizer refuses it.
+/// the leeway (the facade's rule C8), through ``SessionFacade/SessionService/authorize(_:completion:)``,
+/// and only while the session is its user's: after that user signs out and another signs in, it
+/// refuses instead of attaching the other user's token. Handlers are called on the sign-in's
+/// callback queue. A request to an insecure URL is refused unless ``shouldAuthorizeAllRequests``,
+/// as GTMAppAuth's authorizer refuses it.
 ///
 /// `@unchecked Sendable`: the requests in progress and ``shouldAuthorizeAllRequests`` are behind
 /// `state`'s lock; the rest is `let`.
@@ -46,20 +48,23 @@ final class GIDFetcherAuthorizer: NSObject, GTMFetcherAuthorizationProtocol, @un
     }
 
     private let service: @Sendable () -> SessionService
+    /// The user whose token it attaches (nil: the authentication named none, and any session's is).
+    private let subject: String?
     private let email: @Sendable () -> String?
-    private let hasTokens: @Sendable () -> Bool
+    private let userCanAuthorize: @Sendable () -> Bool
     private let state = Locked(State())
 
-    init(service: @escaping @Sendable () -> SessionService, userEmail: @escaping @Sendable () -> String?,
-         hasTokens: @escaping @Sendable () -> Bool) {
+    init(service: @escaping @Sendable () -> SessionService, subject: String?, userEmail: @escaping @Sendable () -> String?,
+         canAuthorize: @escaping @Sendable () -> Bool) {
         self.service = service
+        self.subject = subject
         email = userEmail
-        self.hasTokens = hasTokens
+        userCanAuthorize = canAuthorize
     }
 
     var userEmail: String? { email() }
 
-    var canAuthorize: Bool { hasTokens() }
+    var canAuthorize: Bool { userCanAuthorize() }
 
     var shouldAuthorizeAllRequests: Bool {
         get { state.withLock { $0.authorizesAll } }
@@ -78,7 +83,7 @@ final class GIDFetcherAuthorizer: NSObject, GTMFetcherAuthorizationProtocol, @un
         }
         let mutable = UncheckedRequest(request)
         state.withLock { $0.inProgress.append(original) }
-        service.authorize(original) { [self] result in
+        service.authorize(original, subject: subject) { [self] result in
             let wasInProgress = state.withLock { state in
                 guard let index = state.inProgress.firstIndex(of: original) else { return false }
                 state.inProgress.remove(at: index)

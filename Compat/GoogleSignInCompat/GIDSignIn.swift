@@ -198,8 +198,9 @@ open class GIDSignIn: NSObject {
     /// does: GIDSignIn.m, f8f0517, lines 521–534), from UserInfo otherwise.
     private func completeSignIn(_ tokens: SessionTokens, _ service: SessionService) {
         let clientID = clientID ?? ""
-        let user = { @Sendable (profile: GIDProfileData?) in
-            GIDGoogleUser(tokens: tokens, profile: profile, authentication: GIDAuthentication(tokens: tokens, clientID: clientID, service: service))
+        let user = { @Sendable [core] (profile: GIDProfileData?) in
+            GIDGoogleUser(tokens: tokens, profile: profile,
+                          authentication: GIDAuthentication(tokens: tokens, clientID: clientID, service: service, signIn: core))
         }
         guard shouldFetchBasicProfile else { return adopt(user(nil)) }
         if let profile = GIDProfileData(idTokenClaims: tokens.idTokenClaims) { return adopt(user(profile)) }

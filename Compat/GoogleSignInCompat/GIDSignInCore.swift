@@ -62,6 +62,14 @@ final class GIDSignInCore: @unchecked Sendable {
         set { state.withLock { $0.user = newValue } }
     }
 
+    /// True while a user is signed in here and, when `subject` is given, it is that user.
+    func isSignedIn(subject: String?) -> Bool {
+        state.withLock { state in
+            guard let user = state.user else { return false }
+            return subject == nil || Exact.equal(user.authentication.subject, subject)
+        }
+    }
+
     func configuration() throws -> SessionConfiguration {
         let settings = state.withLock { $0.settings }
         guard let clientID = settings.clientID, !clientID.isEmpty else {

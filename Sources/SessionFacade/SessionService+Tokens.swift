@@ -48,7 +48,14 @@ extension SessionService {
     /// it expires within the leeway (C8): for an app's own requests to its API (see
     /// `SessionClient.authorize(_:)`). Ordered and reported like ``currentTokens(completion:)``.
     public func authorize(_ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, SessionError>) -> Void) {
-        completionOnly(completion) { try await $0.authorize(request) }
+        authorize(request, subject: nil, completion: completion)
+    }
+
+    /// ``authorize(_:completion:)``, failing with `notAuthenticated` unless the session is
+    /// `subject`'s (when given): for an authorizer handed out for one user.
+    package func authorize(_ request: URLRequest, subject: String?,
+                           completion: @escaping @Sendable (Result<URLRequest, SessionError>) -> Void) {
+        completionOnly(completion) { try await $0.authorize(request, subject: subject) }
     }
 
     /// An ordered operation whose outcome goes to `completion` only.

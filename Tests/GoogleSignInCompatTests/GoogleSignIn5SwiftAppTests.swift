@@ -82,6 +82,42 @@ final class GoogleSignIn5SwiftAppTests: GoogleSignInTestCase {
         XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"))
     }
 
+    /// The authorizer belongs to its user: after erika signs out it cannot authorize, and with max
+    /// signed in it refuses rather than attach max's token (as `getTokensWithHandler` refuses).
+    func testTheFetcherAuthorizerOfASignedOutUserNeverLendsTheNextUsersToken() async throws {
+        var erika = LocalProvider.User.erika
+        erika.picture = URL(string: "https://images.example.com/erika.png")
+        let twoUsers = try LocalProvider(clock: SystemClock()) { $0.users = [erika, .max]; $0.idTokensCarryProfile = true }
+        addTeardownBlock { twoUsers.stop() }
+        let signIn = makeSignIn()
+        signIn.issuer = twoUsers.issuer
+        let log = CallbackLog()
+        let app = GoogleSignIn5SwiftApp(signIn: signIn) { log.record("app", $0, $1) }
+        app.configure(clientID: "session-demo", scopes: [], presentingFrom: NSObject())
+        app.signInTapped()
+        _ = await log.waitForEvents(1)
+        let erikasAuthorizer = try XCTUnwrap(app.authorizer())
+        XCTAssertTrue(erikasAuthorizer.canAuthorize)
+
+        app.signOutTapped()
+        XCTAssertFalse(erikasAuthorizer.canAuthorize, "its user is gone")
+        twoUsers.scriptConsent(.approveAs(subject: "max"))
+        app.signInTapped()
+        _ = await log.waitForEvents(2)
+        XCTAssertEqual(signIn.currentUser?.userID, "max")
+        XCTAssertFalse(erikasAuthorizer.canAuthorize, "another user is signed in")
+        XCTAssertTrue(try XCTUnwrap(app.authorizer()).canAuthorize, "max's own authorizer can")
+
+        let request = NSMutableURLRequest(url: twoUsers.url(of: .userInfo))
+        let refused = expectation(description: "refused")
+        erikasAuthorizer.authorizeRequest(request) { error in
+            XCTAssertEqual((error as NSError?)?.domain, kGIDSignInErrorDomain)
+            refused.fulfill()
+        }
+        await fulfillment(of: [refused], timeout: 10)
+        XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"), "max's token was not attached")
+    }
+
     func testTestDoublesSubclassTheSDKsClassesAsApps() throws {
         let double = RecordingSignIn()
         double.signIn()
