@@ -22,7 +22,7 @@ enum FleetSessions {
         let local = try LocalProvider(options: settings)
         defer { local.stop() }
         let configuration = try local.configuration()
-        let database = try PostgresDatabase(connectionString: try connectionString(connectionStringFile))
+        let database = try PostgresDatabase(connectionString: try connectionString(connectionStringFile), sealingKeys: try sealingKeys())
         try await database.prepare()
         let transport = PlatformDefaults.httpTransport()
         let provider = OpenIDProvider(configuration: configuration, transport: transport)
@@ -76,6 +76,23 @@ enum FleetSessions {
         report.add(restoreTimings, restoreSides, rounds: options.rounds, operations: restores)
         report.add(ratio: "ratio.fleet.restore-and-valid-tokens.postgres-vs-in-memory", restoreTimings, 0, to: 1, goal: nil)
 
+        // What sealing a row costs: a signed-in session's envelope (ID token, refresh token),
+        // sealed and opened as the store does, beside the restore it is part of.
+        guard let session = try await inMemory.tokenStore(forSubject: subject(0)).load() else { throw SessionError.noSessionForBench }
+        let envelope = try StoredSessionCodec(configuration: configuration, location: "bench").encode(session)
+        let seal = PostgresRowSeal(keys: database.sealingKeys)
+        let row = PostgresRowSeal.Row(table: "session_service_sessions", columns: [configuration.issuer.absoluteString, configuration.clientID, "bench"])
+        let sealed = try seal.seal(envelope, for: row)
+        let sealings = options.quick ? 1_000 : 20_000
+        let sealSides = [
+            Side(name: "fleet.row.seal") { for _ in 0..<$0 { _ = try seal.seal(envelope, for: row) } },
+            Side(name: "fleet.row.open") { for _ in 0..<$0 { _ = try seal.open(sealed, for: row, location: "bench") } },
+        ]
+        let sealTimings = try await measure(rounds: options.rounds, operations: sealings, sealSides)
+        report.add(sealTimings, sealSides, rounds: options.rounds, operations: sealings)
+        report.add("fleet.row.open-share-of-restore", sealTimings.median(1) / restoreTimings.median(0) * 100, "%",
+                   "opening the sealed row (\(envelope.count) bytes) as a share of a restore from PostgreSQL, same run")
+
         // A refresh with the lease and without it, on the same rows.
         var withoutLease = inPostgres
         withoutLease.takesLease = false
@@ -117,6 +134,27 @@ enum FleetSessions {
         try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The environment variable naming the file (32 bytes, readable by its owner alone) that holds
+    /// the fleet's sealing key: Tests/Postgres/run.sh makes one; without it, the first process
+    /// makes one and its node processes inherit where it is.
+    static let sealingKeyFileVariable = "SESSION_POSTGRES_SEALING_KEY_FILE"
+
+    /// The keys every node of the fleet seals its rows with: the one in the key file.
+    static func sealingKeys() throws -> SealingKeys {
+        if let path = ProcessInfo.processInfo.environment[sealingKeyFileVariable] {
+            return try SealingKeys(current: SealingKey(id: "fleet", bytes: try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+        let key = try SealingKey.generate(id: "fleet")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("session-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = directory.appendingPathComponent("sealing-key")
+        guard FileManager.default.createFile(atPath: file.path, contents: key.bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        setenv(sealingKeyFileVariable, file.path, 1)
+        return try SealingKeys(current: key)
+    }
+
     private static func refreshRequests(_ local: LocalProvider) -> Int {
         local.requests(to: .token).filter { $0.parameters["grant_type"] == "refresh_token" }.count
     }
@@ -130,11 +168,13 @@ enum FleetSessions {
         return children.map { $0.readLine() ?? "(no answer)" }
     }
 
-    /// One node: `CONNINFO-FILE ISSUER COUNT [no-lease]`. It opens the accounts user-000 ...
+    /// One node: `CONNINFO-FILE ISSUER COUNT [no-lease] [lease-bound=SECONDS]`, its sealing key in
+    /// the file ``sealingKeyFileVariable`` names. It opens the accounts user-000 ...
     /// user-(COUNT-1) of LocalProvider's demo client, prints "ready", waits for a line, then uses
     /// every session at once, in a random order, two callers each: valid tokens, then the UserInfo.
     /// It prints "done ok N" and, when some failed, " failed CODE:COUNT ..."; `no-lease`: its
-    /// refreshes take no lease (to show what the lease prevents).
+    /// refreshes take no lease (to show what the lease prevents); `lease-bound`: how long a lease
+    /// of a node that died blocks the others.
     static func node(_ arguments: [String]) async -> Never {
         do {
             guard arguments.count >= 3, let issuer = URL(string: arguments[1]), let count = Int(arguments[2]),
@@ -144,7 +184,12 @@ enum FleetSessions {
             }
             let configuration = try SessionConfiguration(issuer: issuer, clientID: LocalProvider.Client.demo.id, redirectURI: redirect)
             let provider = OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 20))
-            var store = PostgresAccountStore(database: try PostgresDatabase(connectionString: try connectionString(arguments[0])),
+            var options = PostgresDatabase.Options()
+            for argument in arguments.dropFirst(3) where argument.hasPrefix("lease-bound=") {
+                options.leaseBound = TimeInterval(argument.dropFirst("lease-bound=".count)) ?? options.leaseBound
+            }
+            var store = PostgresAccountStore(database: try PostgresDatabase(connectionString: try connectionString(arguments[0]),
+                                                                            sealingKeys: try sealingKeys(), options: options),
                                              configuration: configuration)
             store.takesLease = !arguments.dropFirst(3).contains("no-lease")
             let accounts = store

@@ -122,25 +122,4 @@ static inline const clibpq_api *clibpq(void) {
     return clibpq_storage();
 }
 
-/// The password a connection string holds, for cutting it out of error messages: 0 with
-/// *password set (free with free(); NULL when there is none), 1 when the string cannot be parsed.
-static inline int clibpq_password_of(const char *conninfo, char **password) {
-    *password = NULL;
-    const clibpq_api *api = clibpq();
-    if (api->status != CLIBPQ_LOADED) return 1;
-    char *error = NULL;
-    clibpq_conninfo_option *options = api->PQconninfoParse(conninfo, &error);
-    if (error != NULL) api->PQfreemem(error);
-    if (options == NULL) return 1;
-    for (clibpq_conninfo_option *option = options; option->keyword != NULL; option++) {
-        if (strcmp(option->keyword, "password") == 0 && option->val != NULL) {
-            size_t length = strlen(option->val) + 1;
-            if ((*password = malloc(length)) != NULL) memcpy(*password, option->val, length);
-            break;
-        }
-    }
-    api->PQconninfoFree(options);
-    return 0;
-}
-
 #endif

@@ -5,15 +5,25 @@ import Foundation
 import SessionCore
 
 /// A PostgreSQL database that the sessions of every node of a service share: the connection
-/// string, a small pool of connections, and the schema, created on first use.
+/// string, the keys its rows are sealed with, a small pool of connections, and the schema,
+/// created on first use.
 ///
-/// The connection string is the app's (`host=db.internal dbname=app user=sessions sslmode=verify-full`
-/// or a `postgresql://` URI); it is never logged, described or put in an error, and the password in
-/// it is cut out of the messages libpq and the server give. TLS is whatever its `sslmode` asks for.
+/// The connection string is the app's (`host=db.internal dbname=app user=sessions sslrootcert=/etc/ssl/db-ca.crt`
+/// or a `postgresql://` URI); it is never logged, described or put in an error, and a message
+/// that quotes the password's part of it has that part cut out. A database that is not on this
+/// machine is reached over TLS that verifies the server (`sslmode=verify-full`) unless the string
+/// says otherwise and ``Options/insecurelyAllowsUnverifiedConnections`` allows it.
+///
+/// Every row the stores write is sealed with ``sealingKeys`` (AES-256-GCM, the row's identity as
+/// associated data): the database, its backups and its other roles see no token, and a row a
+/// node did not seal is `storageCorrupt`, never used. Give every node the same keys.
+///
 /// Calls block on the network, so they run on threads of their own, never the caller's; at most
 /// ``Options/maximumConnections`` are open at once, and further calls wait for one without
 /// holding a thread, for at most ``Options/connectionWaitTimeout`` and while their task is not
-/// cancelled. A connection that broke is dropped, and the next call connects again.
+/// cancelled. A connection that broke is dropped with every idle one (a restarted server broke
+/// them all), and a call that met the break on a connection of the pool runs once more on a fresh
+/// one, so a restart costs no call.
 public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// How the database is used.
     public struct Options: Sendable {
@@ -23,13 +33,23 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         public var connectTimeout = 5
         /// How long a statement may take before the server cancels it (default 10 s).
         public var statementTimeout: TimeInterval = 10
-        /// How long a node that holds a refresh lease may go without a sign of life before the
-        /// server ends its connection, and with it the lease (default 30 s; see
-        /// ``PostgresTokenStore``). A holder renews it at a third of this.
-        public var leaseBound: TimeInterval = 30
+        /// How long a refresh lease lasts unless its holder renews it, in seconds, by the
+        /// database's clock (default 10; see ``PostgresTokenStore``). A live holder renews it every
+        /// third of this; a node that died or froze leaves it to the next node after at most this.
+        public var leaseBound: TimeInterval = 10
         /// How long a call waits for a connection when ``maximumConnections`` are in use, in
         /// seconds (default 30); then it fails with `storageFailed` instead of waiting on.
         public var connectionWaitTimeout: TimeInterval = 30
+        /// How long a node that holds a session's rotated tokens keeps trying to save them while
+        /// the database cannot be reached (a restart, a lost connection, a statement timeout), in
+        /// seconds (default 30): a short outage signs nobody out. After it, the save fails as
+        /// ``PostgresTokenStore/save(_:)`` documents.
+        public var saveRetryWindow: TimeInterval = 30
+        /// Lets the connection string ask for less than `sslmode=verify-full` for a database that
+        /// is not on this machine (`require`, `prefer`, `disable`...): the server is then not
+        /// verified, and whoever sits on the way to it can read and change the sessions. Default
+        /// false; for a network you trust with the sessions as much as the database itself.
+        public var insecurelyAllowsUnverifiedConnections = false
 
         /// The defaults.
         public init() {}
@@ -66,31 +86,51 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// The libpq keywords and values every connection is opened with: ours first, then the app's
     /// connection string (`dbname`, expanded), whose settings win.
     private let parameters: [(String, String)]
-    /// The connection string's password, cut out of every message.
-    private let password: String?
+    /// The connection string as parsed: where its password is, to cut it out of messages.
+    private let connectionString: PostgresConnectionString?
     /// How the database is used.
     public let options: Options
+    /// The keys every row is sealed with.
+    public let sealingKeys: SealingKeys
+    /// Seals and opens the rows with ``sealingKeys``.
+    let seal: PostgresRowSeal
     private let pool = Locked(Pool())
     private let schema = SingleFlight<Int>()
     private let schemaVersion = Locked<Int?>(nil)
 
-    /// The database `connectionString` names. Nothing is connected until first needed.
+    /// The database `connectionString` names, its rows sealed with `sealingKeys`. Nothing is
+    /// connected until first needed.
     /// - Throws: `invalidConfiguration` when the connection string cannot be parsed (its text is not
-    ///   shown: it may hold a password), or when `options` are out of range.
-    public init(connectionString: String, options: Options = Options()) throws {
+    ///   shown: it may hold a password), when it asks for less than verified TLS to a database
+    ///   that is not on this machine (see ``Options/insecurelyAllowsUnverifiedConnections``), or
+    ///   when `options` are out of range.
+    public init(connectionString: String, sealingKeys: SealingKeys, options: Options = Options()) throws {
         guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1,
-              options.connectionWaitTimeout >= 0.001 else {
+              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0 else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
         }
-        var password: UnsafeMutablePointer<CChar>?
-        let parsed = clibpq_password_of(connectionString, &password)
-        defer { free(password) }
-        if parsed != 0, (try? PostgresConnection.library()) != nil {
-            throw SessionError(.invalidConfiguration, process: .configuration,
-                               message: "the PostgreSQL connection string is not valid (it is not shown: it may hold a password)")
+        let parsed: PostgresConnectionString?
+        do {
+            parsed = try PostgresConnectionString(connectionString)
+        } catch {
+            // libpq is missing: the first call says so, naming it.
+            parsed = nil
         }
-        self.password = password.map { String(cString: $0) }
+        var security: [(String, String)] = []
+        if (try? PostgresConnection.library()) != nil {
+            guard let parsed else {
+                throw SessionError(.invalidConfiguration, process: .configuration,
+                                   message: "the PostgreSQL connection string is not valid (it is not shown: it may hold a password)")
+            }
+            if let mode = try PostgresTransportSecurity.sslMode(for: parsed.settings, environment: ProcessInfo.processInfo.environment,
+                                                                allowsUnverified: options.insecurelyAllowsUnverifiedConnections) {
+                security = [("sslmode", mode)]
+            }
+        }
+        self.connectionString = parsed
         self.options = options
+        self.sealingKeys = sealingKeys
+        seal = PostgresRowSeal(keys: sealingKeys)
         parameters = [
             ("connect_timeout", "\(options.connectTimeout)"),
             ("application_name", "SessionService"),
@@ -98,7 +138,14 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
             ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
             ("tcp_user_timeout", "\(max(1000, options.connectTimeout * 1000))"),
             ("dbname", connectionString),
-        ]
+        ] + security
+    }
+
+    /// Unavailable: every row is sealed with keys the application holds.
+    @available(*, unavailable, renamed: "init(connectionString:sealingKeys:options:)",
+               message: "rows are sealed: pass the SealingKeys every node of the service shares")
+    public convenience init(connectionString: String, options: Options = Options()) throws {
+        try self.init(connectionString: connectionString, sealingKeys: SealingKeys(current: SealingKey.generate(id: "unavailable")), options: options)
     }
 
     /// Never the connection string.
@@ -117,21 +164,67 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         return try await withPooledConnection(what, body)
     }
 
-    /// Borrows a connection (connecting when none is idle and fewer than the maximum are open,
-    /// waiting otherwise), runs `body` with it on a thread of its own, and gives it back: to the
-    /// pool when still usable, else it is closed.
-    func withPooledConnection<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
-        let connection = try await borrowConnection(what)
-        let result = await Self.perform(on: connection, queue: .global(), body)
-        giveBack(connection.isUsable ? connection : nil)
-        if case .failure(let failure) = result, failure.kind == .lost { dropIdleConnections() }
-        return try result.mapError { $0.sessionError(what, redacting: password) }.get()
+    /// ``withConnection(_:_:)``, tried again while the database cannot be reached (a restart, a
+    /// lost connection, a statement timeout, a full pool), for at most `window` seconds, waiting a
+    /// little longer between tries each time; a refusal (a constraint, a permission) is not tried
+    /// again. `body` must be safe to run again after a connection broke under it.
+    func withConnection<T: Sendable>(_ what: String, retryingFor window: TimeInterval,
+                                     _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
+        try await prepare()
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, window) * 1_000_000_000)
+        var pause: UInt64 = 50_000_000
+        while true {
+            switch await attempt(what, body) {
+            case .success(let value):
+                return value
+            case .failure(let failure) where failure.isTransient && DispatchTime.now().uptimeNanoseconds + pause < deadline && !Task.isCancelled:
+                try? await Task.sleep(nanoseconds: pause)
+                pause = min(pause * 2, 1_000_000_000)
+            case .failure(let failure):
+                throw sessionError(failure, what)
+            }
+        }
     }
 
-    /// A connection of the pool for the caller alone until it gives it back (``giveBack(_:)``).
-    /// - Throws: `storageFailed` when none can be opened.
-    func borrowConnection(_ what: String) async throws -> PostgresConnection {
-        if let idle = try await borrow(what) { return idle }
+    /// Borrows a connection (connecting when none is idle and fewer than the maximum are open,
+    /// waiting otherwise), runs `body` with it on a thread of its own, and gives it back: to the
+    /// pool when still usable, else it is closed. When a connection of the pool turns out broken
+    /// (the server restarted since it was last used), the pool's other idle connections are
+    /// dropped with it and `body` runs once more on a fresh connection: `body` must be safe to
+    /// run again after a connection broke under it.
+    func withPooledConnection<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
+        try await attempt(what, body).mapError { sessionError($0, what) }.get()
+    }
+
+    /// ``withPooledConnection(_:_:)``'s work, its failure as libpq or the pool gave it.
+    private func attempt<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async
+        -> Result<T, PostgresFailure> {
+        var retried = false
+        while true {
+            let connection: PostgresConnection, reused: Bool
+            do throws(PostgresFailure) {
+                (connection, reused) = try await borrowConnection(what)
+            } catch {
+                return .failure(error)
+            }
+            let result = await Self.perform(on: connection, queue: .global(), body)
+            giveBack(connection.isUsable ? connection : nil)
+            if case .failure(let failure) = result, failure.kind == .lost {
+                dropIdleConnections()
+                if reused, !retried {
+                    retried = true
+                    continue
+                }
+            }
+            return result
+        }
+    }
+
+    /// A connection of the pool for the caller alone until it gives it back (``giveBack(_:)``),
+    /// and whether it was open before (idle in the pool) rather than opened now.
+    /// - Throws: the failure to open one, to find a free one in time, or the task's cancellation.
+    func borrowConnection(_ what: String) async throws(PostgresFailure) -> (connection: PostgresConnection, reused: Bool) {
+        if let idle = try await borrow() { return (idle, true) }
         let opened: Result<PostgresConnection, PostgresFailure> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [parameters, setup] in
                 do throws(PostgresFailure) {
@@ -143,16 +236,22 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         }
         switch opened {
         case .success(let connection):
-            return connection
+            return (connection, false)
         case .failure(let failure):
             giveBack(nil)
-            throw failure.sessionError(what, redacting: password)
+            throw failure
         }
     }
 
-    /// `failure` as the error of doing `what`, without the password.
+    /// `failure` as the error of doing `what`, without the password, with a hint when the
+    /// server's certificate could not be verified.
     func sessionError(_ failure: PostgresFailure, _ what: String) -> SessionError {
-        failure.sessionError(what, redacting: password)
+        var failure = failure
+        failure.message = connectionString?.redact(failure.message) ?? failure.message
+        if failure.kind == .unreachable, let hint = PostgresTransportSecurity.hint(for: failure.message) {
+            failure.message += " (\(hint))"
+        }
+        return failure.sessionError(what)
     }
 
     /// Runs `body` with `connection` on `queue` (a blocking call never runs on the caller's thread).
@@ -185,8 +284,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
 
     /// An idle connection, or nil when the caller is to open one (its place is counted), waiting
     /// while the pool is full.
-    /// - Throws: `storageFailed` when none became free within ``Options/connectionWaitTimeout``.
-    private func borrow(_ what: String) async throws -> PostgresConnection? {
+    /// - Throws: `busy` when none became free within ``Options/connectionWaitTimeout``;
+    ///   `cancelled` when the task was.
+    private func borrow() async throws(PostgresFailure) -> PostgresConnection? {
         enum Next { case take(PostgresConnection), open, wait }
         while true {
             let next: Next = pool.withLock { pool in
@@ -206,10 +306,10 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
                 case .place: return nil
                 case .freedMeanwhile: continue
                 case .timedOut:
-                    throw SessionError(.storageFailed, process: .configuration,
-                                       message: "cannot \(what): all \(options.maximumConnections) connections of the pool stayed in use for \(options.connectionWaitTimeout) s (PostgresDatabase.Options.connectionWaitTimeout)")
+                    throw PostgresFailure(.busy, "all \(options.maximumConnections) connections of the pool stayed in use for "
+                                          + "\(options.connectionWaitTimeout) s (PostgresDatabase.Options.connectionWaitTimeout)")
                 case .cancelled:
-                    throw SessionError(.cancelled, process: .configuration, message: "waiting for a database connection to \(what) was cancelled")
+                    throw PostgresFailure(.cancelled, "waiting for a database connection was cancelled")
                 }
             }
         }
@@ -274,9 +374,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     ///   than this version of SessionPostgres knows.
     public func prepare() async throws {
         if schemaVersion.value != nil { return }
-        let version = try await schema.run {
+        let version = try await schema.run { [seal] in
             try await self.withPooledConnection("prepare the database") { connection throws(PostgresFailure) in
-                try PostgresSchema.migrate(connection)
+                try PostgresSchema.migrate(connection, seal: seal)
             }
         }
         guard version <= PostgresSchema.version else {

@@ -5,7 +5,7 @@ import SessionCore
 /// Why a PostgreSQL call failed, before it becomes the ``SessionCore/SessionError`` a store
 /// throws. Its message is libpq's or the server's, with the connection string's secrets removed:
 /// libpq quotes pieces of a connection string it cannot parse, so those messages are replaced
-/// whole, and the password is cut out of any other.
+/// whole, and ``PostgresDatabase`` cuts the password's part out of any quoted piece of the string.
 struct PostgresFailure: Error, Sendable {
     enum Kind: Sendable {
         /// libpq is not installed or too old.
@@ -16,6 +16,10 @@ struct PostgresFailure: Error, Sendable {
         case lost
         /// The server refused a statement; ``state`` says why.
         case statement
+        /// Every connection of the pool stayed in use for as long as a call may wait.
+        case busy
+        /// The task waiting for a connection was cancelled.
+        case cancelled
     }
 
     var kind: Kind
@@ -51,24 +55,32 @@ struct PostgresFailure: Error, Sendable {
     /// Whether the statement was cancelled by the server's `statement_timeout`.
     var isTimeout: Bool { state == "57014" }
 
-    /// A failure of a serialization conflict or deadlock, which a retry resolves.
-    var isRetryable: Bool { state == "40001" || state == "40P01" }
+    /// A failure of the way to the database rather than a refusal of the statement: the server
+    /// away or restarting, a connection lost, a statement cancelled by the timeout, a full pool.
+    var isTransient: Bool {
+        switch kind {
+        case .unreachable, .lost, .busy: true
+        case .statement: isTimeout || state == "57P01" || state == "57P03" || state == "40001" || state == "40P01"
+        case .unavailable, .cancelled: false
+        }
+    }
 
     /// libpq's messages end with a newline and may add a DETAIL line: the first line says it.
     private static func firstLine(_ text: String) -> String {
         String(text.split(separator: "\n", omittingEmptySubsequences: true).first ?? "").trimmingCharacters(in: .whitespaces)
     }
 
-    /// The store's error: `storageFailed`, saying what was being done and why, never the connection string.
-    func sessionError(_ what: String, redacting password: String?) -> SessionError {
-        var text = message
-        if let password, !password.isEmpty { text = text.replacingOccurrences(of: password, with: "•••") }
+    /// The store's error: `storageFailed`, saying what was being done and why, never the connection
+    /// string (the message was redacted by the database that has it).
+    func sessionError(_ what: String) -> SessionError {
+        if kind == .cancelled { return SessionError(.cancelled, process: .configuration, message: "cannot \(what): \(message)") }
         let why: String = switch kind {
-        case .unavailable: text
-        case .unreachable: "the database cannot be reached: \(text)"
-        case .lost: "the connection to the database was lost: \(text); the next call reconnects"
+        case .unavailable: message
+        case .unreachable: "the database cannot be reached: \(message)"
+        case .lost: "the connection to the database was lost: \(message); the next call reconnects"
         case .statement where isTimeout: "the database did not answer within the statement timeout (SQLSTATE 57014)"
-        case .statement: "the database refused the statement (SQLSTATE \(state ?? "?")): \(text)"
+        case .statement: "the database refused the statement (SQLSTATE \(state ?? "?")): \(message)"
+        case .busy, .cancelled: message
         }
         return SessionError(.storageFailed, process: .configuration, message: "cannot \(what): \(why)")
     }

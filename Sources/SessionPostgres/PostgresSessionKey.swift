@@ -2,7 +2,8 @@
 import SessionCore
 
 /// Which row a session is: its issuer, client ID and account (a digest of the subject, or empty
-/// for the one session of an issuer and client).
+/// for the one session of an issuer and client). Its lease is the row of the same key in
+/// `session_service_leases`.
 struct PostgresSessionKey: Sendable, Equatable {
     var issuer: String
     var clientID: String
@@ -11,7 +12,9 @@ struct PostgresSessionKey: Sendable, Equatable {
     /// The three columns, as statement parameters $1, $2, $3.
     var parameters: [String?] { [issuer, clientID, account] }
 
-    /// The name the session's advisory lock is hashed from.
-    var lockName: String { "session_service.refresh\n\(issuer)\n\(clientID)\n\(account)" }
+    /// The identity its row's seal is bound to.
+    var row: PostgresRowSeal.Row {
+        PostgresRowSeal.Row(table: "session_service_sessions", columns: [issuer, clientID, account])
+    }
 }
 #endif

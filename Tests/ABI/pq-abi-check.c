@@ -65,13 +65,17 @@ int main(void) {
         fprintf(stderr, "libpq did not load (status %d, missing %s)\n", api->status, api->missing_symbol ? api->missing_symbol : "-");
         return 1;
     }
-    char *password = NULL;
-    if (clibpq_password_of("host=127.0.0.1 password='s3cret pass'", &password) != 0 || password == NULL || strcmp(password, "s3cret pass") != 0) {
-        fprintf(stderr, "clibpq_password_of did not find the password\n");
-        return 1;
+    // The shim's PQconninfoOption is read field by field from Swift: its settings must come out right.
+    char *error = NULL;
+    clibpq_conninfo_option *options = api->PQconninfoParse("host=127.0.0.1 password='s3cret pass'", &error);
+    int found = 0;
+    for (clibpq_conninfo_option *option = options; option != NULL && option->keyword != NULL; option++) {
+        if (strcmp(option->keyword, "password") == 0 && option->val != NULL && strcmp(option->val, "s3cret pass") == 0) found = 1;
     }
-    free(password);
-    if (clibpq_password_of("host=127.0.0.1 password", &password) != 1) { fprintf(stderr, "an unparsable string was parsed\n"); return 1; }
+    if (options != NULL) api->PQconninfoFree(options);
+    if (!found) { fprintf(stderr, "PQconninfoParse's options did not read as the shim lays them out\n"); return 1; }
+    if (api->PQconninfoParse("host=127.0.0.1 password", &error) != NULL) { fprintf(stderr, "an unparsable string was parsed\n"); return 1; }
+    if (error != NULL) api->PQfreemem(error);
     printf("pq: the shim matches libpq-fe.h, and libpq %d loads with every symbol\n", api->PQlibVersion());
     return 0;
 }

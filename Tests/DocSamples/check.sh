@@ -36,7 +36,8 @@ for sample in "$out"/*.swift; do
         [ -d "$apple" ] || { echo "doc-samples: run Tests/AppleTypeCheck/run.sh first ($sample needs its modules)"; exit 1; }
         flags=(-I "$apple")
     else
-        flags=(-I "$modules" -Xcc -fmodule-map-file=Sources/CLibCrypto/module.modulemap -Xcc -fmodule-map-file=Sources/CLibCurl/module.modulemap)
+        flags=(-I "$modules" -Xcc -fmodule-map-file=Sources/CLibCrypto/module.modulemap -Xcc -fmodule-map-file=Sources/CLibCurl/module.modulemap
+               -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap)
     fi
     if ! swiftc -typecheck -swift-version 6 -warnings-as-errors "${flags[@]}" "$sample" 2> "$sample.log"; then
         echo "doc-samples: $(head -1 "$sample" | cut -c4-) does not compile:"

@@ -32,11 +32,18 @@ public final class AccountSessions: Sendable {
         }
     }
 
-    /// The session of `account`, restored from its store.
-    /// - Throws: `notAuthenticated` when the account's session is no longer kept; the store's errors.
+    /// The session of `account`, restored from its store, and only if it is that account's: a
+    /// session kept where `account`'s belongs that names another subject (copied there by someone
+    /// who can write the store) is never handed out as `account`'s.
+    /// - Throws: `notAuthenticated` when the account's session is no longer kept;
+    ///   `storageCorrupt` when what is kept there is another subject's; the store's errors.
     public func session(for account: Account) async throws -> SessionClient {
         let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: account.subject))
-        guard try await client.loadStoredSession() != nil else { throw SessionError.noSession(.authentication) }
+        guard let tokens = try await client.loadStoredSession() else { throw SessionError.noSession(.authentication) }
+        guard Exact.equal(tokens.subject, account.subject) else {
+            throw SessionError(.storageCorrupt, process: .configuration,
+                               message: "the session kept for this account names another subject; it is not used")
+        }
         return client
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// A pending authorization request — its `state`, `nonce` and PKCE verifier — sealed so that it
 /// can leave the server with the browser (a cookie) and come back to any server that holds the
 /// ``AuthorizationSealingKey``: ``SessionClient/beginAuthorization(scopes:sealingWith:lifetime:)``
-/// makes it, ``SessionClient/completeAuthorization(callbackURL:pending:key:)`` finishes it.
+/// makes it, ``SessionClient/completeAuthorization(callbackURL:pending:key:finishedIn:)`` finishes it.
 ///
 /// It is AES-256-GCM under the app's key, bound to the issuer, client and redirect URI, and
 /// expires (ten minutes by default). Nothing in it can be read without the key, and a changed
@@ -85,10 +85,8 @@ struct SealedAuthorizationPayload: Codable {
     }
 
     func seal(with key: AuthorizationSealingKey, for configuration: SessionConfiguration) throws -> SealedAuthorization {
-        let nonce = try PlatformCrypto.randomBytes(12)
-        let sealed = try PlatformCryptoBackend.sealAES256GCM(key: key.bytes, nonce: nonce, plaintext: try JSONEncoder().encode(self),
-                                                             authenticating: Self.binding(configuration))
-        return SealedAuthorization(value: Self.prefix + Base64URL.encode(nonce + sealed))
+        let sealed = try SealedBox.seal(try JSONEncoder().encode(self), key: key.bytes, associatedData: Self.binding(configuration))
+        return SealedAuthorization(value: Self.prefix + Base64URL.encode(sealed))
     }
 
     /// The payload `sealed` holds for `configuration`, or nil when it was not sealed with `key` for
@@ -101,8 +99,7 @@ struct SealedAuthorizationPayload: Codable {
         // Canonical base64url only: a value whose unused trailing bits were changed decodes to the
         // same bytes, and is refused like any other change.
         guard let bytes = Base64URL.decode(encoded), bytes.count > 12 + 16, Exact.equal(Base64URL.encode(bytes), encoded) else { return nil }
-        guard let plaintext = try PlatformCryptoBackend.openAES256GCM(key: key.bytes, nonce: bytes.prefix(12), sealed: bytes.dropFirst(12),
-                                                                      authenticating: binding(configuration)) else { return nil }
+        guard let plaintext = try SealedBox.open(bytes, key: key.bytes, associatedData: binding(configuration)) else { return nil }
         return try? JSONDecoder().decode(Self.self, from: plaintext)
     }
 }

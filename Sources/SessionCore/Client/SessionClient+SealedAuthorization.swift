@@ -6,7 +6,7 @@ extension SessionClient {
     /// Builds an authorization request as ``beginAuthorization(scopes:)`` does, and hands its
     /// pending part out sealed with `key` instead of keeping it here: any server whose client has
     /// the same configuration and key can finish it with
-    /// ``completeAuthorization(callbackURL:pending:key:)``. Nothing pending is kept here, so this
+    /// ``completeAuthorization(callbackURL:pending:key:finishedIn:)``. Nothing pending is kept here, so this
     /// client's own ``beginAuthorization(scopes:)`` is not disturbed.
     /// - Parameters:
     ///   - scopes: as for ``beginAuthorization(scopes:)``.
@@ -36,12 +36,22 @@ extension SessionClient {
     /// the code, validates the ID token and keeps the session, as
     /// ``completeAuthorization(callbackURL:)`` does.
     ///
-    /// A sealed value is finished once on a provider; across servers its code is what is used
-    /// once: the provider refuses a code it has seen (and a replayed one revokes what it gave).
+    /// A sealed value is finished once per provider object (the servers' processes each have
+    /// theirs). Across servers, give them a shared `finishedIn` store: the sign-in is noted there
+    /// before its code is sent, so a reload of the callback that lands on another server sends
+    /// nothing — a code sent twice makes the provider revoke what it gave for it, ending the
+    /// session the first server just made.
+    /// - Parameters:
+    ///   - callbackURL: the URL the browser came back with, query included.
+    ///   - pending: the sealed sign-in, from the browser's cookie.
+    ///   - key: the app's sealing key, the same on every server.
+    ///   - shared: a ``PendingAuthorizationStore`` the servers share (PostgreSQL's), where finished
+    ///     sealed sign-ins are remembered until they expire; nil: this process only.
     /// - Throws: `stateMismatch` when `pending` was not sealed with `key` for this client, was
-    ///   changed, has expired, was finished before, or does not belong to `callbackURL`; then as
-    ///   ``completeAuthorization(callbackURL:)``.
-    public func completeAuthorization(callbackURL: URL, pending: SealedAuthorization, key: AuthorizationSealingKey) async throws -> SessionTokens {
+    ///   changed, has expired, was finished before, or does not belong to `callbackURL`; the
+    ///   store's `storageFailed`; then as ``completeAuthorization(callbackURL:)``.
+    public func completeAuthorization(callbackURL: URL, pending: SealedAuthorization, key: AuthorizationSealingKey,
+                                      finishedIn shared: PendingAuthorizationStore? = nil) async throws -> SessionTokens {
         let startGeneration = generation
         do {
             guard let payload = try SealedAuthorizationPayload.open(pending, with: key, for: configuration) else {
@@ -59,6 +69,9 @@ extension SessionClient {
                 return true
             }
             guard first else { throw Self.sealRefused("the sealed sign-in was finished before") }
+            if let shared, try await !shared.noteFinished(key: "sealed." + digest, expiresAt: Date(timeIntervalSince1970: payload.expiresAt)) {
+                throw Self.sealRefused("the sealed sign-in was finished before, on another server")
+            }
             return try await finishAuthorization(request, response, ifGeneration: startGeneration)
         } catch let error as SessionError {
             throw error.in(.authentication)

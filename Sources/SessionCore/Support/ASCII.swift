@@ -14,6 +14,12 @@ package enum ASCII {
         String(decoding: text.utf8.map(lowercase), as: UTF8.self)
     }
 
+    /// True for `A`–`Z`, `a`–`z` and `0`–`9`.
+    package static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }

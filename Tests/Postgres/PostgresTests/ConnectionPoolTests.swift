@@ -10,7 +10,7 @@ final class ConnectionPoolTests: XCTestCase {
     private func poolOfOneHeld(waitingAtMost wait: TimeInterval) async throws -> (PostgresDatabase, PostgresConnection) {
         let database = try PostgresHarness.database { $0.maximumConnections = 1; $0.connectionWaitTimeout = wait }
         try await database.prepare()
-        return (database, try await database.borrowConnection("hold the only connection"))
+        return (database, try await database.borrowConnection("hold the only connection").connection)
     }
 
     /// Returns once a call waits for a connection of `database` (10 s at most: a failure guard).
@@ -45,7 +45,7 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertEqual(rows, [["2"]], "the waiter was handed the connection")
         // The served waiter's deadline passes while the next one waits: only the next one's ends it,
         // and the first is not resumed again (a second resume would stop the process).
-        let again = try await database.borrowConnection("hold it again")
+        let again = try await database.borrowConnection("hold it again").connection
         let error = await sessionError { _ = try await database.rows("SELECT 3") }
         XCTAssertEqual(error?.code, .storageFailed)
         database.giveBack(again)

@@ -87,13 +87,14 @@ final class FleetRefreshTests: XCTestCase {
 
     /// A node killed with SIGKILL while the fleet refreshes, 50 rounds (200 with SESSION_SOAK=1):
     /// no spent refresh token is sent again, every row stays readable, and each session's lease
-    /// is free again within the bound (the dead node's connection ends with it).
+    /// is free again within the bound (the nodes run with a lease bound of 1 s: a dead node's
+    /// lease runs out then).
     func testKillingANodeMidRefreshNeverReplaysNorCorruptsAndFreesTheLease() async throws {
         _ = try PostgresHarness.connectionString()
         let sessions = 8
         let provider = try await expiredSessions(sessions)
         let configuration = try provider.configuration()
-        let database = try PostgresHarness.database()
+        let database = try PostgresHarness.database { $0.leaseBound = 1 }
         let accounts = AccountSessions(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 10)),
                                        store: PostgresAccountStore(database: database, configuration: configuration))
         var verdicts: [String: Int] = [:]
@@ -114,7 +115,8 @@ final class FleetRefreshTests: XCTestCase {
             }
             var nodes: [ChildProcess] = []
             for _ in 0..<2 {
-                var node = try ChildProcess.start("session-bench", ["--fleet-node", PostgresHarness.connectionStringFile, provider.issuer.absoluteString, "\(sessions)"])
+                var node = try ChildProcess.start("session-bench", ["--fleet-node", PostgresHarness.connectionStringFile, provider.issuer.absoluteString,
+                                                                    "\(sessions)", "lease-bound=1"])
                 let ready = await node.lines.next()
                 XCTAssertEqual(ready, "ready")
                 nodes.append(node)

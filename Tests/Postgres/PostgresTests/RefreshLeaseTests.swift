@@ -5,36 +5,16 @@ import SessionCore
 import SessionTesting
 import XCTest
 
-/// The refresh lease across nodes: one holder at a time, freed with its connection or within its
-/// bound, and a write under it that only lands on the version read under it.
+/// The refresh lease across nodes: one holder at a time, left by a dead holder within its bound,
+/// a write under it that only lands on the version read under it, and nothing another role can
+/// take or hold to stop it; waiting for it holds no connection.
 final class RefreshLeaseTests: XCTestCase {
     func testOneHolderAtATimeAndTheNextSeesWhatTheFirstWrote() async throws {
         let configuration = try PostgresHarness.configuration()
         // Two nodes: each its own database object, so its own connections.
         let first = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
         let second = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
-        try await first.save(PostgresHarness.tokens("start"))
-        let order = Locked<[String]>([])
-        let entered = Signal()
-        let release = Signal()
-        async let holder: Void = first.withRefreshLock {
-            order.withLock { $0.append("first in") }
-            _ = try await first.load()
-            await entered.raise()
-            await release.wait()
-            try await first.save(PostgresHarness.tokens("rotated"))
-            order.withLock { $0.append("first out") }
-        }
-        await entered.wait()
-        async let waiter: SessionTokens? = second.withRefreshLock {
-            order.withLock { $0.append("second in") }
-            return try await second.load()
-        }
-        await release.raise()
-        try await holder
-        let seen = try await waiter
-        XCTAssertEqual(order.value, ["first in", "first out", "second in"])
-        XCTAssertEqual(seen?.accessToken, "rotated", "the next holder reads what the first wrote")
+        try await PostgresHarness.assertOneHolderAtATime(first, second)
     }
 
     func testAWriteUnderTheLeaseLandsOnlyOnTheVersionReadUnderIt() async throws {
@@ -65,43 +45,107 @@ final class RefreshLeaseTests: XCTestCase {
         XCTAssertEqual(stillThere?.accessToken, "theirs again")
     }
 
-    func testALeaseWhoseConnectionDiesIsFreeAtOnce() async throws {
+    /// A node that died or froze holding the lease: its row runs out within the bound (by the
+    /// database's clock), the next node takes it, and the frozen one's write no longer lands.
+    func testALeaseWhoseHolderStoppedRenewingIsFreeWithinTheBound() async throws {
         let configuration = try PostgresHarness.configuration()
-        let holderDatabase = try PostgresHarness.database(extra: "application_name=doomed-holder")
-        let holder = PostgresTokenStore(database: holderDatabase, configuration: configuration)
-        let other = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
+        let key = PostgresSessionKey(issuer: configuration.issuer.absoluteString, clientID: configuration.clientID, account: "")
+        let frozen = PostgresTokenStore(database: try PostgresHarness.database { $0.leaseBound = 1 }, configuration: configuration)
+        try await frozen.save(PostgresHarness.tokens("start"))
         let entered = Signal()
-        let never = Signal()
-        let held = Task {
-            try await holder.withRefreshLock {
+        let thawed = Signal()
+        let frozenWrite = Task {
+            try await frozen.withRefreshLock {
+                _ = try await frozen.load()
                 await entered.raise()
-                await never.wait()
+                await thawed.wait()
+                try await frozen.save(PostgresHarness.tokens("from the frozen node"))
             }
         }
         await entered.wait()
-        // The holder's node dies: its connection ends, and the server drops the lock with it.
-        _ = try await PostgresHarness.admin().rows(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'doomed-holder'")
-        let taken = try await other.withRefreshLock { "taken" }
-        XCTAssertEqual(taken, "taken")
-        await never.raise()
-        _ = await held.result
-    }
-
-    func testALeaseHolderThatStopsRenewingLosesItWithinTheBound() async throws {
-        let configuration = try PostgresHarness.configuration()
-        let key = PostgresSessionKey(issuer: configuration.issuer.absoluteString, clientID: configuration.clientID, account: "")
-        // A frozen node: it took the lease with a bound of 1 s and never renews it.
-        let frozen = try PostgresHarness.database(extra: "application_name=frozen")
-        _ = try await frozen.withConnection("freeze") { connection throws(PostgresFailure) in
-            _ = try connection.execute("SET idle_session_timeout = 1000")
-            _ = try connection.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key.lockName])
-        }
+        // The holder stops renewing (its process froze): its row is left as it was last written.
+        _ = try await PostgresHarness.admin().rows("""
+            UPDATE session_service_leases SET expires_at = now() + interval '1 second', holder = holder || '-frozen'
+            WHERE issuer = $1 AND client_id = $2 AND account = $3
+            """, key.parameters)
         let started = Date()
         let other = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
-        let taken = try await other.withRefreshLock { "taken" }
+        let entered2 = Signal()
+        let release = Signal()
+        let nextHolder = Task {
+            try await other.withRefreshLock {
+                await entered2.raise()
+                await release.wait()
+            }
+        }
+        await entered2.wait()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "taken once the bound passed, not at a waiter's deadline")
+        await thawed.raise()
+        let error = await sessionError { try await frozenWrite.value }
+        XCTAssertEqual(error?.code, .storageFailed, "a write of a holder whose lease another node now holds does not land")
+        await release.raise()
+        try await nextHolder.value
+        let kept = try await other.load()
+        XCTAssertEqual(kept?.accessToken, "start")
+    }
+
+    /// A role that can connect but has no rights on the service's tables: it can neither take a
+    /// lease nor stop one being taken. (An advisory lock on the session's key, which anyone could
+    /// compute, made every call of that user wait 60 s and fail.)
+    func testARoleWithoutRightsOnTheTablesCanNeitherTakeNorBlockALease() async throws {
+        let configuration = try PostgresHarness.configuration()
+        let store = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
+        try await store.save(PostgresHarness.tokens("start"))
+        let intruder = try await PostgresHarness.role("intruder", password: "intruder-password", grants: [])
+        // What the previous release locked, held for as long as the intruder likes.
+        let held = try await intruder.rawRows("SELECT pg_advisory_lock(hashtextextended($1, 0))",
+                                              ["session_service.refresh\n\(configuration.issuer.absoluteString)\n\(configuration.clientID)\n"])
+        XCTAssertEqual(held.count, 1)
+        _ = try await intruder.rawRows("SELECT pg_advisory_lock(hashtextextended('session_service.schema', 0))")
+        let refused = await sessionError {
+            _ = try await intruder.rawRows("""
+                INSERT INTO session_service_leases (issuer, client_id, account, holder, expires_at) VALUES ($1, $2, '', 'intruder', now() + interval '1 day')
+                """, [configuration.issuer.absoluteString, configuration.clientID])
+        }
+        XCTAssertTrue(refused?.message.contains("42501") == true, refused?.message ?? "")
+        let locked = await sessionError { _ = try await intruder.rawRows("SELECT 1 FROM session_service_leases FOR UPDATE") }
+        XCTAssertTrue(locked?.message.contains("42501") == true, locked?.message ?? "")
+
+        let taken = try await store.withRefreshLock(timeout: 5) { try await store.load()?.accessToken }
+        XCTAssertEqual(taken, "start", "the lease was taken at once")
+        // A node starting now prepares the schema whatever the intruder holds.
+        let starting = try PostgresHarness.database()
+        try await starting.prepare()
+    }
+
+    /// Waiting for a lease holds no connection: on a pool of one, the node's other calls go on
+    /// while it waits.
+    func testWaitingForALeaseHoldsNoConnection() async throws {
+        let configuration = try PostgresHarness.configuration()
+        let holder = PostgresTokenStore(database: try PostgresHarness.database(), configuration: configuration)
+        let node = try PostgresHarness.database { $0.maximumConnections = 1; $0.connectionWaitTimeout = 2 }
+        let waiter = PostgresTokenStore(database: node, configuration: configuration)
+        let other = PostgresTokenStore(database: node, configuration: try PostgresHarness.configuration())
+        try await holder.save(PostgresHarness.tokens("start"))
+        let entered = Signal()
+        let release = Signal()
+        let holding = Task {
+            try await holder.withRefreshLock {
+                await entered.raise()
+                await release.wait()
+            }
+        }
+        await entered.wait()
+        let waiting = Task { try await waiter.withRefreshLock(timeout: 30) { "taken" } }
+        for index in 0..<5 {
+            try await other.save(PostgresHarness.tokens("meanwhile \(index)"))
+        }
+        let meanwhile = try await other.load()
+        XCTAssertEqual(meanwhile?.accessToken, "meanwhile 4", "the pool's one connection served other calls while the lease was awaited")
+        await release.raise()
+        try await holding.value
+        let taken = try await waiting.value
         XCTAssertEqual(taken, "taken")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "freed by the server's idle timeout, not by a waiter's deadline")
     }
 
     func testALongRefreshKeepsItsLeaseByRenewingIt() async throws {

@@ -56,6 +56,25 @@ final class AccountSessionsTests: XCTestCase {
         XCTAssertEqual(reopenedInfo.sub, "max")
     }
 
+    /// Someone who can write the store copies max's session to where erika's belongs: opening
+    /// erika's account never hands out max's session as hers.
+    func testASessionCopiedUnderAnotherAccountIsNotOpenedAsThatAccount() async throws {
+        let local = try LocalProvider(clock: ManualClock()) { $0.users = [.erika, .max] }
+        addTeardownBlock { local.stop() }
+        let store = InMemoryAccountStore()
+        let accounts = AccountSessions(provider: OpenIDProvider(configuration: try local.configuration(), transport: CurlTransport(timeout: 5)),
+                                       store: store)
+        local.scriptConsent(.approve, .approveAs(subject: "max"))
+        let (erika, _) = try await accounts.signIn(agent: HeadlessUserAgent())
+        let (max, _) = try await accounts.signIn(agent: HeadlessUserAgent())
+        let maxs = try await store.tokenStore(forSubject: max.subject).load()
+        try await store.tokenStore(forSubject: erika.subject).save(try XCTUnwrap(maxs))
+        let refused = await assertSessionError(.storageCorrupt) { _ = try await accounts.session(for: erika) }
+        XCTAssertTrue(refused?.message.contains("another subject") == true, refused?.message ?? "")
+        let stillMax = try await accounts.session(for: max).tokens
+        XCTAssertEqual(stillMax?.subject, "max")
+    }
+
     func testSigningAnAccountInAgainReplacesOnlyItsSessionAndRemovingOneKeepsTheOther() async throws {
         for kind in Kind.allCases { try await signingInAgainAndRemoving(in: kind) }
     }

@@ -110,6 +110,24 @@ final class SealedAuthorizationTests: XCTestCase {
         XCTAssertTrue(expired?.message.contains("expired") == true, expired?.message ?? "")
     }
 
+    /// A reload of the callback that lands on another server (another process, another provider
+    /// object) sends nothing when the servers share a store to note finished sign-ins in: a code
+    /// sent twice would make the provider revoke what it gave, ending the first server's session.
+    func testASealedSignInReplayedOnAnotherServerSendsNothingWhereTheServersShareAStore() async throws {
+        let servers = try servers()
+        let shared = InMemoryPendingAuthorizationStore()
+        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
+        let tokens = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key, finishedIn: shared)
+        let replay = await assertSessionError(.stateMismatch) {
+            try await servers.first.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key, finishedIn: shared)
+        }
+        XCTAssertTrue(replay?.message.contains("another server") == true, replay?.message ?? "")
+        XCTAssertEqual(servers.local.requests(to: .token).count, 1, "the code was sent once")
+        let refreshed = try await servers.second.refresh()
+        XCTAssertEqual(refreshed.subject, tokens.subject, "the first server's session lives on")
+    }
+
     func testARedirectOfAnotherSignInIsRefused() async throws {
         let servers = try servers()
         let (_, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)

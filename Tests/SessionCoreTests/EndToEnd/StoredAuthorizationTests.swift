@@ -20,39 +20,68 @@ final class StoredAuthorizationTests: XCTestCase {
     func testBegunOnOneServerFinishedOnAnotherOnce() async throws {
         let (local, first, second) = try servers()
         let store = InMemoryPendingAuthorizationStore()
-        let request = try await first.beginAuthorization(keepingPendingIn: store)
+        let (request, binding) = try await first.beginAuthorization(keepingPendingIn: store)
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let tokens = try await second.completeAuthorization(callbackURL: callback, pendingIn: store)
+        let tokens = try await second.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
         XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
         XCTAssertEqual(local.requests(to: .token).last?.parameters["code_verifier"], request.codeVerifier)
         let leftPending = await first.isRedirectForPendingAuthorization(callback)
         XCTAssertFalse(leftPending, "nothing was left pending on the first server")
         // Single use: the same callback again finds nothing, on either server.
-        await assertSessionError(.stateMismatch, process: .authentication) { _ = try await first.completeAuthorization(callbackURL: callback, pendingIn: store) }
+        await assertSessionError(.stateMismatch, process: .authentication) {
+            _ = try await first.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
+        }
+    }
+
+    /// Login CSRF: max begins a sign-in, signs in as himself and hands the callback to erika's
+    /// browser, which never began one. Without max's binding it finishes nothing and consumes
+    /// nothing; only the browser that began it can finish it.
+    func testACallbackFromABrowserThatDidNotBeginTheSignInFinishesNothingAndBurnsNothing() async throws {
+        let (local, attackersServer, victimsServer) = try servers()
+        let store = InMemoryPendingAuthorizationStore()
+        let (request, attackersBinding) = try await attackersServer.beginAuthorization(keepingPendingIn: store)
+        let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
+        // The victim's browser: no binding cookie at all, or the one of a sign-in it began itself.
+        let (_, victimsOwnBinding) = try await victimsServer.beginAuthorization(keepingPendingIn: store)
+        let wrong = BrowserBinding(value: String(repeating: "A", count: 43))
+        for binding in [nil, victimsOwnBinding, wrong, BrowserBinding(value: "")] {
+            let refused = await assertSessionError(.stateMismatch, process: .authentication) {
+                _ = try await victimsServer.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
+            }
+            XCTAssertTrue(refused?.message.contains("left for") == true, refused?.message ?? "")
+        }
+        let victimSignedIn = await victimsServer.tokens
+        XCTAssertNil(victimSignedIn, "the victim's browser is not signed in as the attacker")
+        XCTAssertEqual(local.requests(to: .token).count, 0, "no code was exchanged")
+        // The row was left for the browser that began it.
+        let tokens = try await attackersServer.completeAuthorization(callbackURL: callback, pendingIn: store, binding: attackersBinding)
+        XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
     }
 
     func testAnUnknownStateAnExpiredOneOrAnotherClientsIsAStateMismatch() async throws {
         let clock = ManualClock()
         let (local, first, second) = try servers(clock: clock)
         let store = InMemoryPendingAuthorizationStore()
-        let request = try await first.beginAuthorization(keepingPendingIn: store, lifetime: 60)
+        let (request, binding) = try await first.beginAuthorization(keepingPendingIn: store, lifetime: 60)
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
         var forged = URLComponents(url: callback, resolvingAgainstBaseURL: false)!
         forged.queryItems = forged.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: forged.url!, pendingIn: store) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: forged.url!, pendingIn: store, binding: binding) }
         var twice = URLComponents(url: callback, resolvingAgainstBaseURL: false)!
         twice.queryItems = (twice.queryItems ?? []) + [URLQueryItem(name: "state", value: request.state)]
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: twice.url!, pendingIn: store) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: twice.url!, pendingIn: store, binding: binding) }
 
         clock.advance(by: 61)
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: callback, pendingIn: store) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding) }
 
         // Kept by a client of another redirect URI, finished by this one: refused.
         let other = SessionClient(provider: OpenIDProvider(configuration: try local.configuration(redirectURI: URL(string: "http://127.0.0.1:9/other")!),
                                                            transport: CurlTransport(timeout: 5), clock: clock))
-        let elsewhere = try await other.beginAuthorization(keepingPendingIn: store)
+        let (elsewhere, elsewhereBinding) = try await other.beginAuthorization(keepingPendingIn: store)
         let otherCallback = URL(string: "\(request.redirectURI.absoluteString)?code=x&state=\(elsewhere.state)&iss=\(local.issuer.absoluteString)")!
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: otherCallback, pendingIn: store) }
+        await assertSessionError(.stateMismatch) {
+            _ = try await second.completeAuthorization(callbackURL: otherCallback, pendingIn: store, binding: elsewhereBinding)
+        }
         await assertSessionError(.invalidConfiguration) { _ = try await first.beginAuthorization(keepingPendingIn: store, lifetime: 0) }
     }
 }
