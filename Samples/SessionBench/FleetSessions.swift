@@ -93,6 +93,53 @@ enum FleetSessions {
         report.add("fleet.row.open-share-of-restore", sealTimings.median(1) / restoreTimings.median(0) * 100, "%",
                    "opening the sealed row (\(envelope.count) bytes) as a share of a restore from PostgreSQL, same run")
 
+        // The fresh path on a node that restored the session: reading the row again at every call,
+        // at most every 5 s (the default), or not at all (in memory).
+        func accounts(recheckingEvery interval: TimeInterval) throws -> PostgresAccountStore {
+            var recheck = PostgresDatabase.Options()
+            recheck.sessionRecheckInterval = interval
+            return PostgresAccountStore(database: try PostgresDatabase(connectionString: try connectionString(connectionStringFile),
+                                                                       sealingKeys: database.sealingKeys, options: recheck),
+                                        configuration: configuration)
+        }
+        func restored(from store: AccountStore, _ index: Int) async throws -> SessionClient {
+            let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: subject(index)))
+            guard try await client.loadStoredSession() != nil else { throw SessionError.noSessionForBench }
+            return client
+        }
+        let everyCall = try await restored(from: try accounts(recheckingEvery: 0), 2)
+        let everyFive = try await restored(from: try accounts(recheckingEvery: 5), 2)
+        let inMemoryFresh = try await restored(from: inMemory, 2)
+        let freshCalls = options.quick ? 200 : 2_000
+        let freshSides = [
+            Side(name: "fleet.valid-tokens.fresh.postgres-recheck-every-call") { for _ in 0..<$0 { _ = try await everyCall.validTokens() } },
+            Side(name: "fleet.valid-tokens.fresh.postgres-recheck-every-5s") { for _ in 0..<$0 { _ = try await everyFive.validTokens() } },
+            Side(name: "fleet.valid-tokens.fresh.in-memory") { for _ in 0..<$0 { _ = try await inMemoryFresh.validTokens() } },
+        ]
+        let freshTimings = try await measure(rounds: options.rounds, operations: freshCalls, freshSides)
+        report.add(freshTimings, freshSides, rounds: options.rounds, operations: freshCalls)
+        report.add(ratio: "ratio.fleet.valid-tokens.fresh.recheck-every-5s-vs-in-memory", freshTimings, 1, to: 2, goal: nil)
+
+        // A local sign-out on one node (its row deleted, the provider not told), seen by a node that
+        // rereads every second and is called every 10 ms meanwhile, as a busy server is.
+        let watching = try await restored(from: try accounts(recheckingEvery: 1), 1)
+        _ = try await watching.validTokens()
+        let signedOutAt = DispatchTime.now().uptimeNanoseconds
+        try await inPostgres.tokenStore(forSubject: subject(1)).clear()
+        var seenAfter: Double?
+        while seenAfter == nil {
+            do {
+                _ = try await watching.validTokens()
+                try await Task.sleep(nanoseconds: 10_000_000)
+            } catch {
+                seenAfter = Double(DispatchTime.now().uptimeNanoseconds - signedOutAt) / 1e9
+            }
+        }
+        report.add("fleet.sign-out-seen-elsewhere.recheck-every-1s", seenAfter ?? 0, "s",
+                   "from a local sign-out on one node to the end of the session on another that rereads the row every second")
+        local.scriptConsent(.approveAs(subject: subject(1)))
+        _ = try await AccountSessions(provider: provider, store: inPostgres).signIn(agent: agent)
+
         // A refresh with the lease and without it, on the same rows.
         var withoutLease = inPostgres
         withoutLease.takesLease = false

@@ -45,6 +45,13 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         /// seconds (default 30): a short outage signs nobody out. After it, the save fails as
         /// ``PostgresTokenStore/save(_:)`` documents.
         public var saveRetryWindow: TimeInterval = 30
+        /// How long a node uses a session it read from the database before it reads the row again
+        /// on the path where the access token is fresh, in seconds (default 5): a sign-out on
+        /// another node — a local one too, which tells the provider nothing — or another account's
+        /// sign-in there ends the session on this node within this time, and a refresh made there
+        /// is adopted. 0 reads the row at every call (one round trip each); nil never does, and a
+        /// session signed out elsewhere is then used here until its access token expires.
+        public var sessionRecheckInterval: TimeInterval? = 5
         /// Lets the connection string ask for less than `sslmode=verify-full` for a database that
         /// is not on this machine (`require`, `prefer`, `disable`...): the server is then not
         /// verified, and whoever sits on the way to it can read and change the sessions. Default
@@ -106,7 +113,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     ///   when `options` are out of range.
     public init(connectionString: String, sealingKeys: SealingKeys, options: Options = Options()) throws {
         guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1,
-              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0 else {
+              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0, (options.sessionRecheckInterval ?? 0) >= 0 else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
         }
         let parsed: PostgresConnectionString?

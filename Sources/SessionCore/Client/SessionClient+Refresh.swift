@@ -19,7 +19,8 @@ extension SessionClient {
         let now = clock.now()
         guard tokens.expires(within: configuration.refreshLeeway, of: now) else {
             try await endIfSignedOutElsewhere()
-            return tokens
+            // Another process's refresh may have been adopted meanwhile.
+            return current ?? tokens
         }
         if tokens.refreshToken == nil {
             guard tokens.expires(within: 0, of: now) else { return tokens }
@@ -68,12 +69,12 @@ extension SessionClient {
     private func catchUpWithStore() async throws {
         guard let tokens = current else { throw SessionError.noSession(.authentication) }
         let stored = try await store.load()
-        guard let now = current, Exact.equal(now.accessToken, tokens.accessToken), Exact.equal(now.refreshToken, tokens.refreshToken) else { return }
+        guard let now = current, Self.sameTokens(now, tokens) else { return }
         let ended: String
         switch stored {
         case let stored? where stored.inFlight != nil:
             ended = "a refresh by another process was interrupted, and its refresh token may be spent"
-        case let stored? where !Exact.equal(stored.refreshToken, tokens.refreshToken) || !Exact.equal(stored.accessToken, tokens.accessToken):
+        case let stored? where !Self.sameTokens(stored, tokens):
             // Another process's tokens are adopted only when they are this account's: after a
             // logout and a login as someone else there, this session is over, not renewed.
             guard Self.sameAccount(stored, tokens) else {
@@ -94,12 +95,15 @@ extension SessionClient {
         throw error
     }
 
-    /// On a store several processes share and that answers at once, a session another process
-    /// signed out of (its store is empty now), or replaced with another account's, ends here too,
-    /// at this call, rather than at the next refresh: a fresh access token would otherwise be used
-    /// for the rest of its lifetime. A store that stamps its versions is read only when it changed.
+    /// On a store several processes share, a session another process signed out of (its store is
+    /// empty now), or replaced with another account's, ends here too rather than at the next
+    /// refresh: a fresh access token would otherwise be used for the rest of its lifetime. A store
+    /// that answers at once is looked at every call, and read only when its stamp changed; one across
+    /// the network is read again once its ``SharedTokenStore/storedSessionRecheckInterval`` passed.
     private func endIfSignedOutElsewhere() async throws {
-        guard let local = store as? any LocalTokenStore, (store as? any SharedTokenStore)?.isShared == true else { return }
+        guard let shared = store as? any SharedTokenStore, shared.isShared else { return }
+        if let interval = shared.storedSessionRecheckInterval { return try await recheckStoredSession(every: interval) }
+        guard let local = store as? any LocalTokenStore else { return }
         guard let stamping = store as? any StoredSessionStamping else {
             if !local.hasStoredSession { throw endSessionHere("signed out elsewhere: another process ended the session") }
             return
@@ -116,6 +120,35 @@ extension SessionClient {
         seenStoredSession = stamp
     }
 
+    /// Reads a store across the network again when `interval` has passed since it was last read
+    /// here: a session gone from it, or another account's, ends here; one another process
+    /// refreshed meanwhile is adopted (its access token replaced the one this client holds, which
+    /// the provider may already have revoked). A store that cannot be read now leaves the session
+    /// as it is: the next look, or the next refresh, says more.
+    private func recheckStoredSession(every interval: TimeInterval) async throws {
+        let now = clock.now()
+        if let checked = storedSessionCheckedAt, now >= checked, now.timeIntervalSince(checked) < interval { return }
+        guard let tokens = current else { return }
+        let startGeneration = generation
+        storedSessionCheckedAt = now
+        let stored: SessionTokens?
+        do {
+            stored = try await store.load()
+        } catch {
+            return
+        }
+        guard generation == startGeneration, let still = current, Self.sameTokens(still, tokens) else { return }
+        guard let stored else { throw endSessionHere("signed out elsewhere: another process ended the session") }
+        guard Self.sameAccount(stored, tokens) else {
+            throw endSessionHere("another account signed in elsewhere: another process replaced the session")
+        }
+        if stored.inFlight == nil, !Self.sameTokens(stored, tokens) {
+            current = stored
+            log(.info, "adopted the tokens another process refreshed")
+            emit(.tokensRefreshed(stored))
+        }
+    }
+
     /// Ends the session in memory only, because another process changed the shared store (which
     /// is left as it is), tells the event handler, and returns the error to throw.
     private func endSessionHere(_ why: String) -> SessionError {
@@ -125,6 +158,11 @@ extension SessionClient {
         log(.info, "the session ended: \(why)")
         emit(.sessionLost(error))
         return error
+    }
+
+    /// True when `a` and `b` hold the same access and refresh token, byte for byte.
+    static func sameTokens(_ a: SessionTokens, _ b: SessionTokens) -> Bool {
+        Exact.equal(a.accessToken, b.accessToken) && Exact.equal(a.refreshToken, b.refreshToken)
     }
 
     /// True when `a` and `b` are one account's sessions: the same subject, byte for byte (a store

@@ -48,6 +48,9 @@ public actor SessionClient {
     /// The version of the shared store's session last found to be this account's, so the path
     /// of a fresh token reads the store only after it changed (``StoredSessionStamping``).
     var seenStoredSession: StoredSessionStamp?
+    /// When a store across the network was last read on the fresh path (its
+    /// ``SharedTokenStore/storedSessionRecheckInterval``).
+    var storedSessionCheckedAt: Date?
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
     /// needed; what the provider publishes is fetched once for all its sessions.

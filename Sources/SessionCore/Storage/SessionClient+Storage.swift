@@ -41,6 +41,7 @@ extension SessionClient {
                                            message: "a \(interrupted.rawValue) was interrupted before its answer was saved (the app stopped); sign in again")))
         }
         current = stored
+        storedSessionCheckedAt = clock.now()
         if stored != nil { log(.info, "session restored from the store") }
         return stored
     }
@@ -130,6 +131,7 @@ extension SessionClient {
                 throw failure
             }
             current = tokens
+            storedSessionCheckedAt = clock.now()
         }
     }
 

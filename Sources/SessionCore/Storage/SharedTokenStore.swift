@@ -1,3 +1,5 @@
+import Foundation
+
 /// A ``TokenStore`` that several processes may use for one session at once (a CLI run twice, an
 /// app and its extensions, the workers of one service), because it offers a lock they all see.
 ///
@@ -17,9 +19,20 @@ public protocol SharedTokenStore: TokenStore {
     /// only when so configured says false otherwise, and the client then skips what sharing costs
     /// (looking for a sign-out elsewhere at each call).
     var isShared: Bool { get }
+
+    /// For a store across the network (a database), which cannot answer at every call for free:
+    /// how long, in seconds, the client may use a session it read from the store, on the path where
+    /// the access token is fresh, before it reads the store again to find a sign-out or another
+    /// account's sign-in elsewhere (a session found gone or replaced then ends here too; one another
+    /// process refreshed is adopted). 0 reads it at every call. nil (the default): a store on this
+    /// device, which answers at once (``LocalTokenStore``) and is looked at every call, or none.
+    var storedSessionRecheckInterval: TimeInterval? { get }
 }
 
 extension SharedTokenStore {
     /// True: the store is always shared.
     public var isShared: Bool { true }
+
+    /// nil: the store is on this device, or never changed by others between refreshes.
+    public var storedSessionRecheckInterval: TimeInterval? { nil }
 }
