@@ -28,6 +28,8 @@ extension LocalProvider {
         case endSession
         /// `/par` (RFC 9126): pushed authorization requests.
         case pushedAuthorization
+        /// `/introspect` (RFC 7662): whether a token is active, for confidential clients.
+        case introspection
 
         /// The endpoint's path.
         public var path: String {
@@ -44,6 +46,7 @@ extension LocalProvider {
             case .deviceAuthorization: "/device_authorization"
             case .endSession: "/end_session"
             case .pushedAuthorization: "/par"
+            case .introspection: "/introspect"
             }
         }
 

@@ -17,6 +17,14 @@ extension LocalProvider {
         public var codeLifetime: TimeInterval = 60
         /// Whether a refresh returns a new refresh token and retires the old one.
         public var rotatesRefreshTokens = true
+        /// Whether a refresh revokes the access token issued with the refresh token it spent, as
+        /// django-oauth-toolkit does: a client still holding that access token is refused (401).
+        /// Default false, as at providers whose access tokens live until they expire.
+        public var revokesAccessTokenOnRefresh = false
+        /// How long after its rotation a retired refresh token may still be presented (Auth0's
+        /// reuse interval, Okta's grace period): within it the provider answers with new tokens
+        /// instead of revoking the grant. nil (the default): any reuse revokes it.
+        public var refreshTokenReuseInterval: TimeInterval?
         /// The ID-token signing algorithm. ES256 by default: its key is made in microseconds,
         /// while an RSA-2048 key can take the better part of a second.
         public var signingAlgorithm: JWSAlgorithm = .es256
@@ -39,6 +47,10 @@ extension LocalProvider {
         /// Whether every proof must carry the provider's current nonce (RFC 9449 §8, §9), which it
         /// sends as `DPoP-Nonce`, refusing others with `use_dpop_nonce`.
         public var requiresDPoPNonce = false
+        /// With ``requiresDPoPNonce``: whether every accepted proof makes the provider move on to a
+        /// new nonce, sent with that answer (RFC 9449 §8.2), as providers that rotate often do: a
+        /// client that does not learn it from each answer pays a refused request every time.
+        public var rotatesDPoPNonceWithEveryAnswer = false
         /// Whether a client assertion must name the issuer as its only audience, a string (FAPI
         /// 2.0); otherwise the token endpoint's URL or the issuer will do, alone or in an array.
         public var requiresIssuerAsAssertionAudience = false

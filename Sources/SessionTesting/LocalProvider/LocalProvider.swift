@@ -178,6 +178,9 @@ public final class LocalProvider: Sendable {
     /// ``Options/requestLogLimit``.
     public var requestLog: [LoggedRequest] { engine.withState { $0.loggedRequests(limit: options.requestLogLimit) } }
 
+    /// The refreshes the provider honoured, oldest first: whose grant, and when (by its clock).
+    public var refreshes: [(subject: String, at: Date)] { engine.withState { $0.refreshes } }
+
     /// How many times a rotated refresh token was presented again (each time its grant was
     /// revoked, RFC 9700 §4.14.2): a client that never replays one keeps this at zero.
     public var refreshTokenReuses: Int { engine.withState { $0.refreshTokenReuses } }

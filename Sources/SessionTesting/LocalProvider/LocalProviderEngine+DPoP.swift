@@ -18,8 +18,12 @@ extension LocalProviderEngine {
         guard let url = URL(string: issuer + endpoint.path) else { return .refused(.text("No such endpoint", status: 500)) }
         let nonce = options.requiresDPoPNonce ? withState { $0.dpopNonce } : nil
         do {
-            return .passed(try proofCheck.verify(proof.value, method: request.method, url: url, accessToken: accessToken, nonce: nonce,
-                                                 now: options.clock.now()))
+            let jkt = try proofCheck.verify(proof.value, method: request.method, url: url, accessToken: accessToken, nonce: nonce,
+                                            now: options.clock.now())
+            if options.requiresDPoPNonce, options.rotatesDPoPNonceWithEveryAnswer {
+                withState { $0.dpopNonce = Self.randomValue("dn") }
+            }
+            return .passed(jkt)
         } catch {
             return .refused(dpopRefusal(error, resource: resource))
         }

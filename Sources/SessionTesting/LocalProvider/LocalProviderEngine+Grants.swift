@@ -156,18 +156,34 @@ extension LocalProviderEngine {
             guard issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else {
                 return .refused(Self.oauthError("invalid_dpop_proof", "the refresh token is bound to another DPoP key, or the proof is missing"))
             }
-            guard !issued.retired else {
+            guard !issued.retired || isWithinReuseInterval(issued, now: now) else {
                 state.refreshTokenReuses += 1
                 state.revokedFamilies.insert(issued.grant.family)
                 return .refused(Self.oauthError("invalid_grant", "the refresh token was already used; its grant is revoked"))
             }
-            if rotates { state.refreshTokens[presented]?.retired = true }
-            return .passed((issued.grant, issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: rotates)))
+            if rotates, !issued.retired {
+                state.refreshTokens[presented]?.retired = true
+                state.refreshTokens[presented]?.retiredAt = now
+            }
+            if options.revokesAccessTokenOnRefresh, let spent = issued.accessToken { state.accessTokens[spent] = nil }
+            let tokens = issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: rotates)
+            // A refresh token that stays is the one the new access token was issued with.
+            if !rotates { state.refreshTokens[presented]?.accessToken = tokens.access }
+            state.refreshes.append((issued.grant.subject, now))
+            if state.refreshes.count > options.requestLogLimit { state.refreshes.removeFirst(state.refreshes.count - options.requestLogLimit) }
+            return .passed((issued.grant, tokens))
         }
         switch outcome {
         case .refused(let response): return response
         case .passed(let (grant, tokens)): return tokenResponse(tokens, grant: grant, nonce: nil, now: now, audience: nil)
         }
+    }
+
+    /// True when a retired refresh token may still be presented: within
+    /// ``LocalProvider/Options/refreshTokenReuseInterval`` of its rotation.
+    func isWithinReuseInterval(_ token: IssuedRefreshToken, now: Date) -> Bool {
+        guard let interval = options.refreshTokenReuseInterval, let retiredAt = token.retiredAt else { return false }
+        return now.timeIntervalSince(retiredAt) <= interval
     }
 
     struct Tokens {
@@ -183,7 +199,7 @@ extension LocalProviderEngine {
         var refresh: String?
         if withRefreshToken {
             let token = Self.randomValue("rt")
-            state.refreshTokens[token] = IssuedRefreshToken(grant: grant)
+            state.refreshTokens[token] = IssuedRefreshToken(grant: grant, accessToken: access)
             refresh = token
         }
         var permission: String?

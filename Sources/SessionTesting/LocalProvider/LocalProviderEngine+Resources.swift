@@ -20,7 +20,7 @@ extension LocalProviderEngine {
                                      "given_name": user.givenName, "family_name": user.familyName]
         if let birthdate = user.birthdate { claims["birthdate"] = birthdate }
         if let picture = user.picture { claims["picture"] = picture.absoluteString }
-        return Self.json(claims)
+        return Self.json(claims, headers: grant.jkt == nil ? [] : nonceHeaders)
     }
 
     func revoke(_ request: HTTPServerRequest) -> HTTPServerResponse {

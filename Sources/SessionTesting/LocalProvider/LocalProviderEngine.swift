@@ -122,6 +122,7 @@ final class LocalProviderEngine: Sendable {
         case .deviceAuthorization: return startDeviceSignIn(request)
         case .endSession: return endSession(request)
         case .pushedAuthorization: return pushAuthorizationRequest(request)
+        case .introspection: return introspect(request)
         }
     }
 
@@ -143,6 +144,7 @@ final class LocalProviderEngine: Sendable {
             "userinfo_endpoint": url(.userInfo),
             "jwks_uri": url(.jwks),
             "revocation_endpoint": url(.revocation),
+            "introspection_endpoint": url(.introspection),
             "device_authorization_endpoint": url(.deviceAuthorization),
             "end_session_endpoint": url(.endSession),
             "scopes_supported": Self.supportedScopes.sorted(),

@@ -56,10 +56,15 @@ struct IssuedAccessToken: Sendable, Codable, Equatable {
     let expiresAt: Date
 }
 
-/// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family.
+/// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family
+/// (unless within the reuse interval after `retiredAt`).
 struct IssuedRefreshToken: Sendable, Codable, Equatable {
     let grant: Grant
     var retired = false
+    /// When it was rotated away.
+    var retiredAt: Date?
+    /// The access token issued with it, which a refresh with it revokes when the provider does.
+    var accessToken: String?
 }
 
 /// Everything the provider remembers. Only ``LocalProviderEngine`` touches it, under its lock.
@@ -91,6 +96,8 @@ struct LocalProviderState: Sendable {
     var clientAssertionIDs: [String: Date] = [:]
     /// Rotated refresh tokens presented again (each revoked its grant).
     var refreshTokenReuses = 0
+    /// The refreshes honoured, by subject and time, the newest ``LocalProvider/Options/requestLogLimit``.
+    var refreshes: [(subject: String, at: Date)] = []
     /// The nonce DPoP proofs must carry when ``LocalProvider/Options/requiresDPoPNonce`` is set.
     var dpopNonce = LocalProviderEngine.randomValue("dn")
     /// Codes and tokens issued since the last ``prune(at:)``, and how many were kept by it.
