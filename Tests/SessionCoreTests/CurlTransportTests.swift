@@ -14,6 +14,7 @@ final class CurlTransportTests: XCTestCase {
             case "/ok": return .respond(.text("ok"))
             case "/twice": return .respond(HTTPServerResponse(status: 200, headers: [("Vary", "Accept"), ("vary", "Origin")]))
             case "/to-a-file": return .respond(HTTPServerResponse(status: 302, headers: [("Location", "file:///etc/hostname")]))
+            case "/one-huge-field": return .respond(HTTPServerResponse(status: 200, headers: [("X-Huge", String(repeating: "h", count: 100 * 1024))]))
             case "/echo-headers":
                 let lines = request.headers.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
                 return .respond(.text(lines.joined(separator: "\n")))
@@ -92,6 +93,17 @@ final class CurlTransportTests: XCTestCase {
         }
         let answer = try await other.value
         XCTAssertEqual(String(decoding: answer.body, as: UTF8.self), "ok")
+    }
+
+    /// One header line larger than libcurl takes (100 KiB) ends in `responseTooLarge`, as a flood
+    /// does, not in "the connection failed (curl 27)".
+    func testOneHeaderLineOverLibcurlsLimitIsResponseTooLarge() async throws {
+        do {
+            let response = try await CurlTransport(timeout: 5).send(HTTPRequest(method: "GET", url: url("/one-huge-field")))
+            XCTFail("a 100 KiB header line must end the transfer; got \(response.status)")
+        } catch let error as HTTPTransportError {
+            XCTAssertEqual(error.kind, .responseTooLarge, error.detail)
+        }
     }
 
     func testAResponseAtTheHeaderBoundsIsTakenWhole() async throws {

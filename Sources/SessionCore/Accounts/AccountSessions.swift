@@ -38,9 +38,17 @@ public final class AccountSessions: Sendable {
     /// - Throws: `notAuthenticated` when the account's session is no longer kept;
     ///   `storageCorrupt` when what is kept there is another subject's; the store's errors.
     public func session(for account: Account) async throws -> SessionClient {
-        let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: account.subject))
+        try await session(forSubject: account.subject)
+    }
+
+    /// The session of the account with `subject`, restored from its store, as
+    /// ``session(for:)`` restores it: for a server whose own session (a cookie) remembers whose it
+    /// is, on whichever node the request lands.
+    /// - Throws: as ``session(for:)``.
+    public func session(forSubject subject: String) async throws -> SessionClient {
+        let client = SessionClient(provider: provider, store: try store.tokenStore(forSubject: subject))
         guard let tokens = try await client.loadStoredSession() else { throw SessionError.noSession(.authentication) }
-        guard Exact.equal(tokens.subject, account.subject) else {
+        guard Exact.equal(tokens.subject, subject) else {
             throw SessionError(.storageCorrupt, process: .configuration,
                                message: "the session kept for this account names another subject; it is not used")
         }

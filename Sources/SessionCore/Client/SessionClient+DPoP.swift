@@ -90,9 +90,18 @@ extension SessionClient {
     func attemptProved(_ request: HTTPRequest, key: DPoPKey?, purpose: String) async throws -> Result<HTTPResponse, HTTPTransportError> {
         let first = await exchange.attempt(try proving(request, with: key), purpose: purpose)
         guard key != nil, case .success(let response) = first, learnNonce(from: response, of: request.url),
-              response.status == 400, Exact.equal(OAuthErrorResponse(json: response.body)?.error, "use_dpop_nonce") else { return first }
+              Self.asksForDPoPNonce(response) else { return first }
         log(.info, "\(purpose): the server asks for its DPoP nonce; sending once more with it")
-        return await exchange.attempt(try proving(request, with: key), purpose: purpose)
+        let second = await exchange.attempt(try proving(request, with: key), purpose: purpose)
+        // A server that rotates its nonces gives the next one here (§8.2): the next call uses it.
+        if case .success(let response) = second { learnNonce(from: response, of: request.url) }
+        return second
+    }
+
+    /// True for an authorization server's `use_dpop_nonce` answer (RFC 9449 §8), which says the
+    /// request was not processed: nothing it carried was spent.
+    static func asksForDPoPNonce(_ response: HTTPResponse) -> Bool {
+        response.status == 400 && Exact.equal(OAuthErrorResponse(json: response.body)?.error, "use_dpop_nonce")
     }
 
     /// As ``attemptProved(_:key:purpose:)``; a transport failure throws the matching error.

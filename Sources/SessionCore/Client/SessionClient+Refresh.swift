@@ -43,7 +43,8 @@ extension SessionClient {
     /// - When the request may have reached the provider but no valid answer came back (timeout,
     ///   broken connection, malformed body), the old refresh token may already be spent: the
     ///   session is cleared and `reauthenticationRequired` is thrown rather than replaying it.
-    /// - A connection that could not be made, or a 5xx answer, keeps the session.
+    /// - A connection that could not be made, a 5xx answer, or a DPoP server's `use_dpop_nonce`
+    ///   (also after the retry with its nonce: the request was not processed) keeps the session.
     /// - A failed save clears the session and throws `storageFailed`.
     /// - Before the request goes out, the store holds the session marked as refreshing
     ///   (``SessionTokens/inFlight``), so an app that dies before the answer is saved never sends
@@ -52,11 +53,22 @@ extension SessionClient {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }
 
+    /// The refresh a server's refusal of the tokens asks for: `isRefused` says whether a token set
+    /// still holds the refused token. Tokens another process rotated meanwhile (adopted under the
+    /// store's lock) are returned without a request: refreshing again would make the provider revoke
+    /// the access token every other process just adopted, and each of them would refuse in turn.
+    func refresh(unless replaced: @escaping @Sendable (SessionTokens) -> Bool) async throws -> SessionTokens {
+        try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false, stillRefused: replaced) }
+    }
+
     /// The refresh, under the store's cross-process lock when it has one (``SharedTokenStore``).
-    private func performRefresh(onlyIfExpiring: Bool) async throws -> SessionTokens {
+    /// With `stillRefused`, the tokens current after the catch-up are returned as they are when
+    /// they no longer hold the refused token.
+    private func performRefresh(onlyIfExpiring: Bool, stillRefused: (@Sendable (SessionTokens) -> Bool)? = nil) async throws -> SessionTokens {
         guard let shared = store as? any SharedTokenStore else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
         return try await shared.withRefreshLock {
             try await self.catchUpWithStore()
+            if let stillRefused, let current = await self.current, !stillRefused(current) { return current }
             return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring)
         }
     }
@@ -68,12 +80,19 @@ extension SessionClient {
     /// here too, with `reauthenticationRequired`.
     private func catchUpWithStore() async throws {
         guard let tokens = current else { throw SessionError.noSession(.authentication) }
+        let startGeneration = generation
         let stored = try await store.load()
         guard let now = current, Self.sameTokens(now, tokens) else { return }
         let ended: String
         switch stored {
         case let stored? where stored.inFlight != nil:
-            ended = "a refresh by another process was interrupted, and its refresh token may be spent"
+            let (recovered, lostBecause) = try await recoverInterrupted(stored, ifGeneration: startGeneration)
+            if let recovered, lostBecause == nil, Self.sameAccount(recovered, tokens) {
+                guard let now = current, Self.sameTokens(now, tokens) else { return }
+                current = recovered
+                return
+            }
+            ended = "a refresh by another process was interrupted, and its refresh token may be spent (\(lostBecause ?? "another account's"))"
         case let stored? where !Self.sameTokens(stored, tokens):
             // Another process's tokens are adopted only when they are this account's: after a
             // logout and a login as someone else there, this session is over, not renewed.
@@ -193,7 +212,7 @@ extension SessionClient {
         ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
         // Durably marked first: if the app dies before the answer is saved, the next launch
         // knows this refresh token may be spent and does not send it again.
-        try await storeOnly(tokens.marked(.refresh), ifGeneration: startGeneration, process: .authentication)
+        try await storeOnly(tokens.marked(.refresh, at: clock.now()), ifGeneration: startGeneration, process: .authentication)
         let response: HTTPResponse
         switch try await attemptProved(request, key: key, purpose: "refresh") {
         case .success(let received):
@@ -208,8 +227,10 @@ extension SessionClient {
         guard generation == startGeneration else {
             throw SessionError(.sessionEnded, process: .authentication, message: "the session ended during the refresh")
         }
-        if response.status >= 500 {
-            // The provider failed visibly: the refresh token was not spent, so the session stays.
+        if response.status >= 500 || Self.asksForDPoPNonce(response) {
+            // The provider failed visibly, or asked again for a DPoP nonce (the request was not
+            // processed, RFC 9449 §8; a fleet of provider nodes with nonces of their own does it):
+            // the refresh token was not spent, so the session stays and the next call tries again.
             try? await storeOnly(tokens, ifGeneration: startGeneration, process: .authentication)
             throw ProviderExchange.statusError(response, process: .authentication, purpose: "refresh")
         }

@@ -54,7 +54,7 @@ extension SessionClient {
     ///   ``validTokens()``), the refresh's errors when a refused token was refreshed, transport
     ///   errors, and what `credential` throws, all with process `process`.
     public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
-                               credential: @Sendable (SessionTokens) throws -> String = { $0.accessToken })
+                               credential: @escaping @Sendable (SessionTokens) throws -> String = { $0.accessToken })
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
         try await within(process) {
             try Self.requireSecureResource(request.url, process: process)
@@ -83,7 +83,9 @@ extension SessionClient {
               Exact.equal(response.header("WWW-Authenticate").flatMap { OAuthErrorResponse(challenge: $0, scheme: "DPoP") }?.error,
                           "use_dpop_nonce") else { return response }
         log(.info, "\(purpose): the server asks for its DPoP nonce; sending once more with it")
-        return try await exchange.send(try prepared(), process: process, purpose: purpose)
+        let second = try await exchange.send(try prepared(), process: process, purpose: purpose)
+        learnNonce(from: second, of: request.url)
+        return second
     }
 
     /// Returns `request` with `Authorization: Bearer` and the session's fresh access token,
@@ -133,10 +135,13 @@ extension SessionClient {
     }
 
     /// The tokens to send instead of the refused `token`: the current ones when another call
-    /// already replaced it, else a refresh's (shared with any other call refused meanwhile).
-    private func tokensReplacing(_ token: String, credential: (SessionTokens) throws -> String) async throws -> SessionTokens {
-        if let current, let currentToken = try? credential(current), !Exact.equal(currentToken, token) { return current }
-        return try await refresh()
+    /// already replaced it, else a refresh's (shared with any other call refused meanwhile), which
+    /// under a shared store's lock first adopts tokens another process rotated — and then sends no
+    /// request of its own.
+    private func tokensReplacing(_ token: String, credential: @escaping @Sendable (SessionTokens) throws -> String) async throws -> SessionTokens {
+        let stillRefused: @Sendable (SessionTokens) -> Bool = { tokens in (try? credential(tokens)).map { Exact.equal($0, token) } ?? true }
+        if let current, !stillRefused(current) { return current }
+        return try await refresh(unless: stillRefused)
     }
 
     /// Refuses a resource URL a token would reach in the clear: the endpoint rule of the

@@ -36,7 +36,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     public let clientAuthentication: ClientAuthentication
     /// How the provider signs this client's ID tokens (default ``IDTokenSigning/signed``).
     public let idTokenSigning: IDTokenSigning
-    /// An access token expiring within this many seconds is refreshed before use (default 60).
+    /// An access token expiring within this many seconds is refreshed before use (default 60) —
+    /// within at most half its lifetime when the provider gave one (`expires_in`): a 30-second
+    /// token is refreshed 15 s before it expires, not at every use. On a fleet whose clocks differ,
+    /// the node whose clock runs ahead refreshes first and the others take up its tokens.
     public let refreshLeeway: TimeInterval
     /// How far the provider's clock may differ from ours when checking `iat` and `exp` (default 120 s).
     public let allowedClockSkew: TimeInterval
@@ -61,6 +64,12 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// What the `private_key_jwt` client assertion names as its `aud` (default
     /// ``ClientAssertionAudience/tokenEndpoint``; FAPI 2.0 asks for ``ClientAssertionAudience/issuer``).
     public let clientAssertionAudience: ClientAssertionAudience
+    /// How long the provider keeps honouring a refresh token after it rotated it (Auth0's reuse
+    /// interval, Okta's grace period, Keycloak's refresh token max reuse with its lifespan), in
+    /// seconds; nil (the default) when it honours none. Within it, a session whose refresh was
+    /// interrupted (its process died after sending, before saving the answer) is refreshed again
+    /// with the same token instead of ended. Set it only to what the provider is configured with.
+    public let refreshTokenReuseInterval: TimeInterval?
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -95,7 +104,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         pushesAuthorizationRequests: Bool = false,
         dpop: DPoPMode = .off,
         acceptsBearerForDPoP: Bool = false,
-        clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint
+        clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint,
+        refreshTokenReuseInterval: TimeInterval? = nil
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -143,6 +153,9 @@ public struct SessionConfiguration: Sendable, Equatable {
         }
         guard refreshLeeway >= 0, refreshLeeway.isFinite else { throw invalid("the refresh leeway must be zero or more seconds") }
         guard (0...600).contains(allowedClockSkew) else { throw invalid("the allowed clock skew must be 0 to 600 seconds") }
+        if let refreshTokenReuseInterval, !(refreshTokenReuseInterval > 0 && refreshTokenReuseInterval.isFinite) {
+            throw invalid("the refresh token reuse interval must be a positive number of seconds")
+        }
 
         self.issuer = issuer
         self.clientID = clientID
@@ -163,6 +176,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.dpop = dpop
         self.acceptsBearerForDPoP = acceptsBearerForDPoP
         self.clientAssertionAudience = clientAssertionAudience
+        self.refreshTokenReuseInterval = refreshTokenReuseInterval
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.

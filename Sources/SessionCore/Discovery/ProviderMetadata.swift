@@ -18,6 +18,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public let userInfoEndpoint: URL?
     /// The RFC 7009 revocation endpoint, if the provider has one.
     public let revocationEndpoint: URL?
+    /// The RFC 7662 introspection endpoint, if the provider has one: where a confidential client
+    /// asks whether a token of its own is still active.
+    public let introspectionEndpoint: URL?
     /// `device_authorization_endpoint` (RFC 8628 §4), where a device sign-in starts; nil when the
     /// provider offers none.
     public let deviceAuthorizationEndpoint: URL?
@@ -60,6 +63,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         jwksURI = try requiredEndpoint("jwks_uri")
         userInfoEndpoint = try endpoint("userinfo_endpoint")
         revocationEndpoint = try endpoint("revocation_endpoint")
+        introspectionEndpoint = try endpoint("introspection_endpoint")
         endSessionEndpoint = try endpoint("end_session_endpoint")
         deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         authorizationResponseIssParameterSupported = try fields.bool("authorization_response_iss_parameter_supported") ?? false

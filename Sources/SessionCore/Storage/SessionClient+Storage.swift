@@ -26,10 +26,18 @@ extension SessionClient {
             throw error
         }
         guard generation == startGeneration else { return nil }
-        if stored?.inFlight != nil, let shared = store as? any SharedTokenStore {
+        var lostBecause: String?
+        if stored?.inFlight != nil {
             // Another process may be refreshing right now: its mark means "interrupted" only once
-            // its lock is free and the mark is still there.
-            stored = try await shared.withRefreshLock { try await self.store.load() }
+            // its lock is free and the mark is still there. Then the provider may still say the
+            // refresh token was never spent.
+            if let shared = store as? any SharedTokenStore {
+                (stored, lostBecause) = try await shared.withRefreshLock {
+                    try await self.recoverInterrupted(try await self.store.load(), ifGeneration: startGeneration)
+                }
+            } else {
+                (stored, lostBecause) = try await recoverInterrupted(stored, ifGeneration: startGeneration)
+            }
             guard generation == startGeneration else { return nil }
         }
         if let interrupted = stored?.inFlight {
@@ -38,7 +46,8 @@ extension SessionClient {
             stored = nil
             // Lost, not absent: the app hears why its user must sign in again.
             emit(.sessionLost(SessionError(.reauthenticationRequired, process: .authentication,
-                                           message: "a \(interrupted.rawValue) was interrupted before its answer was saved (the app stopped); sign in again")))
+                                           message: "a \(interrupted.rawValue) was interrupted before its answer was saved (the app stopped), "
+                                               + "and its refresh token may be spent (\(lostBecause ?? "unknown")); sign in again")))
         }
         current = stored
         storedSessionCheckedAt = clock.now()

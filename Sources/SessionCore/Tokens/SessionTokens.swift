@@ -31,6 +31,10 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// goes out. A session restored with it lost that answer (the app died meanwhile), so its
     /// refresh token may already be retired or revoked, and it is not used again.
     public let inFlight: InFlight?
+    /// When the copy carrying ``inFlight`` was stored, by the clock of the client that stored it:
+    /// how long ago the request went out, for a provider that tolerates a refresh token's reuse for
+    /// a while (``SessionConfiguration/refreshTokenReuseInterval``).
+    package let inFlightSince: Date?
     /// The private DPoP key the tokens are bound to (RFC 9449; PKCS #8, DER), kept with them in
     /// every store and deleted with them; nil for Bearer tokens and for a Secure Enclave key. A secret.
     package let dpopKey: Data?
@@ -74,13 +78,14 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.tokenType = tokenType
         self.additionalParameters = additionalParameters
         inFlight = nil
+        inFlightSince = nil
         dpopKey = nil
         dpopKeyReference = nil
         idTokenClaims = Self.claims(of: idToken)
     }
 
     /// A copy with some members changed; the ID token, and so its claims, stay.
-    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: InFlight?? = nil,
+    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: (InFlight?, Date?)? = nil,
                  dpopKey: DPoPKey.Material?? = nil) {
         self.accessToken = accessToken ?? tokens.accessToken
         refreshToken = tokens.refreshToken
@@ -91,7 +96,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = tokens.subject
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
-        self.inFlight = inFlight ?? tokens.inFlight
+        (self.inFlight, inFlightSince) = inFlight ?? (tokens.inFlight, tokens.inFlightSince)
         switch dpopKey ?? tokens.dpopKeyMaterial {
         case .pkcs8(let der)?: (self.dpopKey, dpopKeyReference) = (der, nil)
         case .secureEnclave(let reference)?: (self.dpopKey, dpopKeyReference) = (nil, reference)
@@ -107,7 +112,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// The copy to store before `request` goes out, or, with nil, the copy without the mark.
     public func marked(_ request: InFlight?) -> SessionTokens {
-        SessionTokens(self, inFlight: .some(request))
+        SessionTokens(self, inFlight: (request, nil))
+    }
+
+    /// The copy to store before `request` goes out at `date`.
+    package func marked(_ request: InFlight, at date: Date) -> SessionTokens {
+        SessionTokens(self, inFlight: (request, date))
     }
 
     /// The claims of `idToken`; empty without one or when it cannot be decoded (a stored token
@@ -120,7 +130,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public var idTokenExpiresAt: Date? { idTokenClaims["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, lifetime, dpopKey, dpopKeyReference
+        case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, inFlightSince, lifetime
+        case dpopKey, dpopKeyReference
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -136,6 +147,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
+        inFlightSince = try container.decodeIfPresent(Date.self, forKey: .inFlightSince)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         dpopKeyReference = try container.decodeIfPresent(Data.self, forKey: .dpopKeyReference)
         idTokenClaims = Self.claims(of: idToken)
@@ -154,6 +166,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
         try container.encode(additionalParameters, forKey: .additionalParameters)
         try container.encodeIfPresent(inFlight, forKey: .inFlight)
+        try container.encodeIfPresent(inFlightSince, forKey: .inFlightSince)
         try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
         try container.encodeIfPresent(dpopKeyReference, forKey: .dpopKeyReference)
     }
@@ -184,6 +197,15 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// The same tokens with another access token (for compat layers whose apps set one).
     public func withAccessToken(_ token: String) -> SessionTokens {
         SessionTokens(self, accessToken: token)
+    }
+
+    /// Two token sets are equal when they hold the same tokens, claims, key and mark; when the
+    /// mark was made (``inFlightSince``) is bookkeeping, not part of what they are.
+    public static func == (a: SessionTokens, b: SessionTokens) -> Bool {
+        a.accessToken == b.accessToken && a.refreshToken == b.refreshToken && a.idToken == b.idToken && a.expiresAt == b.expiresAt
+            && a.lifetime == b.lifetime && a.scopes == b.scopes && a.subject == b.subject && a.tokenType == b.tokenType
+            && a.additionalParameters == b.additionalParameters && a.inFlight == b.inFlight && a.dpopKey == b.dpopKey
+            && a.dpopKeyReference == b.dpopKeyReference && a.idTokenClaims == b.idTokenClaims
     }
 
     /// Which tokens are present and when the access token expires; never a token value.

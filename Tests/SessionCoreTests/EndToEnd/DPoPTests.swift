@@ -161,6 +161,46 @@ final class DPoPTests: XCTestCase {
         XCTAssertEqual(harness.provider.refreshTokenReuses, 0, "the refused refresh spent nothing")
     }
 
+    /// Provider nodes behind a load balancer, each with nonces of its own, answer a refresh and its
+    /// retry with `use_dpop_nonce`: the request was not processed (RFC 9449 §8), so the session
+    /// stays, the error is reported, and the next call refreshes with the refresh token it kept.
+    func testARefreshAnsweredUseDPoPNonceTwiceKeepsTheSession() async throws {
+        let harness = try harness { $0.requiresDPoPNonce = true }
+        let store = InMemoryTokenStore()
+        let client = try client(harness, store: store)
+        let signedIn = try await client.signIn(agent: HeadlessUserAgent())
+        let refusal = #"{"error":"use_dpop_nonce","error_description":"this node's nonce"}"#
+        harness.provider.inject(.status(400, body: refusal, headers: ["DPoP-Nonce": "node-a-nonce"]), at: .token)
+        harness.provider.inject(.status(400, body: refusal, headers: ["DPoP-Nonce": "node-b-nonce"]), at: .token)
+        let before = harness.provider.requests(to: .token).count
+        let error = await assertSessionError(.oauthError, process: .authentication) { _ = try await client.refresh() }
+        XCTAssertEqual(error?.oauthError, "use_dpop_nonce")
+        XCTAssertEqual(harness.provider.requests(to: .token).count - before, 2, "sent, and once more with the nonce")
+        let kept = await client.tokens
+        XCTAssertEqual(kept?.refreshToken, signedIn.refreshToken, "the session is kept")
+        let stored = try await store.load()
+        XCTAssertNil(stored?.inFlight, "and stored without the refresh's mark")
+        let refreshed = try await client.refresh()
+        XCTAssertNotEqual(refreshed.refreshToken, signedIn.refreshToken)
+        XCTAssertEqual(harness.provider.refreshTokenReuses, 0)
+    }
+
+    /// A provider that moves on to a new nonce with every answer (RFC 9449 §8.2) gives it on the
+    /// answer to a retry too: learning it there, each later call is one request, not two.
+    func testTheNonceOfTheAnswerToARetryIsLearned() async throws {
+        let harness = try harness { options in
+            options.requiresDPoPNonce = true
+            options.rotatesDPoPNonceWithEveryAnswer = true
+        }
+        let client = try client(harness)
+        _ = try await client.signIn(agent: HeadlessUserAgent())
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 2, "the first exchange learned the nonce")
+        for _ in 0..<3 { _ = try await client.userInfo() }
+        XCTAssertEqual(harness.provider.requests(to: .userInfo).count, 3, "each call carried the nonce of the answer before it")
+        _ = try await client.refresh()
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 3, "and so did the refresh")
+    }
+
     func testABearerAnswerToADPoPRequestIsRefusedUnlessTheConfigurationTakesIt() async throws {
         let harness = try makeLocalHarness()
         do {

@@ -23,6 +23,8 @@ struct CurlResponseParts {
     private var lastName: String?
     private var fieldCount = 0
     private var headerBytes = 0
+    /// Whether a status line has come: the server began to answer.
+    private(set) var hasStatusLine = false
 
     /// Takes one raw header line, its CRLF included; false when the response's header is over
     /// its bounds (the transfer must end).
@@ -35,6 +37,7 @@ struct CurlResponseParts {
             let spent = headerBytes
             self = CurlResponseParts()
             headerBytes = spent
+            hasStatusLine = true
             return true
         }
         let trimmed = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))

@@ -50,6 +50,11 @@ final class CurlTransfer: @unchecked Sendable {
         if tooLarge || result == CLIBCURLE_FILESIZE_EXCEEDED {
             return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "the response body exceeds \(maximumResponseSize) bytes"))
         }
+        if result == CLIBCURLE_OUT_OF_MEMORY, response.hasStatusLine {
+            // libcurl refuses a header line over its own limit (100 KiB) this way, before the
+            // header callback sees it.
+            return resume(throwing: HTTPTransportError(.responseTooLarge, detail: "a header line of the response is larger than libcurl takes (100 KiB)"))
+        }
         guard result == CLIBCURLE_OK else {
             return resume(throwing: HTTPTransportError(curl: result))
         }
