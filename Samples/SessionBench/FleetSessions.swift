@@ -223,7 +223,7 @@ enum FleetSessions {
     /// refreshes take no lease (to show what the lease prevents); `lease-bound`: how long a lease
     /// of a node that died blocks the others.
     static func node(_ arguments: [String]) async -> Never {
-        do {
+        await NodeProcess.run {
             guard arguments.count >= 3, let issuer = URL(string: arguments[1]), let count = Int(arguments[2]),
                   let redirect = LocalProvider.Client.demo.redirectURIs.first else {
                 say("usage: session-bench \(nodeFlag) CONNINFO-FILE ISSUER COUNT [no-lease]")
@@ -265,16 +265,10 @@ enum FleetSessions {
             }
             let failed = outcomes.filter { $0.key != "ok" }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
             say("done ok \(outcomes["ok"] ?? 0)" + (failed.isEmpty ? "" : " failed " + failed.joined(separator: " ")))
-        } catch {
-            say("error \((error as? SessionError)?.message ?? "\(type(of: error))")")
-            exit(1)
         }
-        exit(0)
     }
 
-    private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
+    private static func say(_ line: String) { NodeProcess.say(line) }
 }
 
 private extension SessionError {

@@ -11,6 +11,9 @@ enum SessionBench {
         if CommandLine.arguments.dropFirst().first == FleetSessions.nodeFlag {
             await FleetSessions.node(Array(CommandLine.arguments.dropFirst(2)))
         }
+        if CommandLine.arguments.dropFirst().first == FleetChaos.nodeFlag {
+            await FleetChaos.node(Array(CommandLine.arguments.dropFirst(2)))
+        }
         #endif
         let options: BenchOptions
         do {
@@ -45,6 +48,7 @@ enum SessionBench {
         if let file = options.postgres {
             #if canImport(CLibPQ)
             try await FleetSessions.run(options, connectionStringFile: file, into: &report)
+            try await FleetChaos.run(options, connectionStringFile: file, into: &report)
             #else
             throw BenchOptions.UsageError(message: "--postgres: SessionPostgres is built on Linux only")
             #endif

@@ -113,6 +113,12 @@ final class RacingProcess {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    /// Ends the process at once (SIGKILL), as a crash or an OOM killer would.
+    func kill() {
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// The next line it prints; nil when it ended first.
     func readLine() -> String? {
         var line = Data()

@@ -40,6 +40,11 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         /// How long a call waits for a connection when ``maximumConnections`` are in use, in
         /// seconds (default 30); then it fails with `storageFailed` instead of waiting on.
         public var connectionWaitTimeout: TimeInterval = 30
+        /// How long a call tries again while the database cannot be reached (a restart, a lost
+        /// connection, a statement timeout), in seconds (default 5): a restart costs the calls
+        /// made meanwhile a wait, not a failure. A refusal (credentials, TLS, a permission) fails
+        /// at once. Saves of rotated tokens wait longer (``saveRetryWindow``).
+        public var retryWindow: TimeInterval = 5
         /// How long a node that holds a session's rotated tokens keeps trying to save them while
         /// the database cannot be reached (a restart, a lost connection, a statement timeout), in
         /// seconds (default 30): a short outage signs nobody out. After it, the save fails as
@@ -113,7 +118,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     ///   when `options` are out of range.
     public init(connectionString: String, sealingKeys: SealingKeys, options: Options = Options()) throws {
         guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1,
-              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0, (options.sessionRecheckInterval ?? 0) >= 0 else {
+              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0, options.retryWindow >= 0, (options.sessionRecheckInterval ?? 0) >= 0 else {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
         }
         let parsed: PostgresConnectionString?
@@ -166,9 +171,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// Runs `body` with a connection of the pool on a thread of its own, creating the schema first
     /// if this process has not yet seen it.
     /// - Throws: `storageFailed` saying what was being done (`what`: "read the session") and why.
+    /// While the database cannot be reached, the call is tried again for ``Options/retryWindow``.
     func withConnection<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async throws -> T {
-        try await prepare()
-        return try await withPooledConnection(what, body)
+        try await withConnection(what, retryingFor: options.retryWindow, body)
     }
 
     /// ``withConnection(_:_:)``, tried again while the database cannot be reached (a restart, a
@@ -255,7 +260,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     func sessionError(_ failure: PostgresFailure, _ what: String) -> SessionError {
         var failure = failure
         failure.message = connectionString?.redact(failure.message) ?? failure.message
-        if failure.kind == .unreachable, let hint = PostgresTransportSecurity.hint(for: failure.message) {
+        if failure.kind == .refused, let hint = PostgresTransportSecurity.hint(for: failure.message) {
             failure.message += " (\(hint))"
         }
         return failure.sessionError(what)

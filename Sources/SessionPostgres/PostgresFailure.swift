@@ -10,8 +10,12 @@ struct PostgresFailure: Error, Sendable {
     enum Kind: Sendable {
         /// libpq is not installed or too old.
         case unavailable
-        /// No connection could be made (refused, unknown host, authentication, a timeout).
+        /// No connection could be made (a refused port, an unknown host, a timeout): the server is
+        /// away, perhaps restarting.
         case unreachable
+        /// The server, or the connection string, refused the connection (credentials, TLS, a
+        /// database or role that does not exist): trying again changes nothing.
+        case refused
         /// The connection broke during a statement (the server restarted, the network went).
         case lost
         /// The server refused a statement; ``state`` says why.
@@ -39,9 +43,12 @@ struct PostgresFailure: Error, Sendable {
         let unparsable = ["connection info string", "invalid connection option", "invalid URI", "invalid percent-encoded",
                           "unexpected spaces", "invalid integer value", "invalid sslmode", "invalid value for parameter"]
         if unparsable.contains(where: { text.contains($0) }) {
-            return PostgresFailure(.unreachable, "the connection string is not valid (it is not shown: it may hold a password)")
+            return PostgresFailure(.refused, "the connection string is not valid (it is not shown: it may hold a password)")
         }
-        return PostgresFailure(.unreachable, text)
+        // The server answered and said no (credentials, TLS, a database or role that is not there):
+        // trying again changes nothing.
+        let refusals = ["authentication failed", "certificate", "SSL", "ssl", "does not exist", "no pg_hba.conf entry", "permission denied"]
+        return PostgresFailure(refusals.contains(where: { text.contains($0) }) ? .refused : .unreachable, text)
     }
 
     static func lost(_ libpqMessage: String) -> PostgresFailure {
@@ -59,9 +66,9 @@ struct PostgresFailure: Error, Sendable {
     /// away or restarting, a connection lost, a statement cancelled by the timeout, a full pool.
     var isTransient: Bool {
         switch kind {
-        case .unreachable, .lost, .busy: true
+        case .unreachable, .lost: true
         case .statement: isTimeout || state == "57P01" || state == "57P03" || state == "40001" || state == "40P01"
-        case .unavailable, .cancelled: false
+        case .unavailable, .refused, .busy, .cancelled: false
         }
     }
 
@@ -76,7 +83,7 @@ struct PostgresFailure: Error, Sendable {
         if kind == .cancelled { return SessionError(.cancelled, process: .configuration, message: "cannot \(what): \(message)") }
         let why: String = switch kind {
         case .unavailable: message
-        case .unreachable: "the database cannot be reached: \(message)"
+        case .unreachable, .refused: "the database cannot be reached: \(message)"
         case .lost: "the connection to the database was lost: \(message); the next call reconnects"
         case .statement where isTimeout: "the database did not answer within the statement timeout (SQLSTATE 57014)"
         case .statement: "the database refused the statement (SQLSTATE \(state ?? "?")): \(message)"

@@ -122,5 +122,5 @@ SESSION_POSTGRES=1 SESSION_POSTGRES_CONNINFO_FILE="$scratch/conninfo" SESSION_PO
     SESSION_POSTGRES_ROOT_CERT="$scratch/ca.crt" SESSION_POSTGRES_POOLER_CONNINFO_FILE="$scratch/pooler-conninfo" \
     swift test --skip-build --filter "${1:-PostgresTests}"
 echo "postgres: session-bench --quick --postgres --only-fleet (fails only on a broken invariant)"
-"$(swift build --show-bin-path)/session-bench" --quick --postgres "$scratch/conninfo" --only-fleet
+SESSION_POSTGRES_RESTART="$scratch/restart" "$(swift build --show-bin-path)/session-bench" --quick --postgres "$scratch/conninfo" --only-fleet
 echo "postgres: done"

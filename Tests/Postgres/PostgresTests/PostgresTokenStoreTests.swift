@@ -102,8 +102,10 @@ final class PostgresTokenStoreTests: XCTestCase {
 
     func testAnUnreachableDatabaseIsStorageFailedAndTheNextCallConnects() async throws {
         // A port nothing listens on.
+        var options = PostgresDatabase.Options()
+        options.retryWindow = 0
         let database = try PostgresDatabase(connectionString: "host=127.0.0.1 port=1 dbname=none user=none connect_timeout=2",
-                                            sealingKeys: PostgresHarness.sealingKeys())
+                                            sealingKeys: PostgresHarness.sealingKeys(), options: options)
         let error = await sessionError { _ = try await PostgresTokenStore(database: database, configuration: try PostgresHarness.configuration()).load() }
         XCTAssertEqual(error?.code, .storageFailed)
         XCTAssertTrue(error?.message.contains("the database cannot be reached") == true, error?.message ?? "")
