@@ -160,6 +160,21 @@ enum FleetSessions {
         report.add("fleet.lease-added-latency", (refreshTimings.median(0) - refreshTimings.median(1)) / 1000, "ms",
                    "what taking and releasing the lease adds to one refresh (median of rounds)")
 
+        // The window in which a node's death loses a session: from the provider's answer to a
+        // refresh (the old refresh token retired) to the rotated tokens saved in the row.
+        let answered = Locked<UInt64>(0)
+        local.afterAnswering(.token) { answered.value = DispatchTime.now().uptimeNanoseconds }
+        var windows: [Double] = []
+        for operation in 0..<refreshes {
+            let client = SessionClient(provider: provider, store: try inPostgres.tokenStore(forSubject: subject(operation % count)))
+            _ = try await client.loadStoredSession()
+            _ = try await client.refresh()
+            windows.append(Double(DispatchTime.now().uptimeNanoseconds - answered.value) / 1000)
+        }
+        local.afterAnswering(.token, nil)
+        report.add("fleet.refresh.death-window", SessionBench.median(windows), "µs",
+                   "from the provider's answer to a refresh to its rotated tokens saved (median of \(refreshes)): a node killed then loses the session")
+
         // Every session expired; four node processes use all of them at once.
         for index in 0..<count {
             let client = SessionClient(provider: provider, store: try inPostgres.tokenStore(forSubject: subject(index)))
