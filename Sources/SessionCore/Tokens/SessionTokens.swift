@@ -200,7 +200,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     /// Two token sets are equal when they hold the same tokens, claims, key and mark; when the
-    /// mark was made (``inFlightSince``) is bookkeeping, not part of what they are.
+    /// mark was made is bookkeeping, not part of what they are.
     public static func == (a: SessionTokens, b: SessionTokens) -> Bool {
         a.accessToken == b.accessToken && a.refreshToken == b.refreshToken && a.idToken == b.idToken && a.expiresAt == b.expiresAt
             && a.lifetime == b.lifetime && a.scopes == b.scopes && a.subject == b.subject && a.tokenType == b.tokenType
