@@ -106,25 +106,22 @@ public struct SecretServiceTokenStore: SharedTokenStore {
         return directory
     }
 
-    /// Runs a blocking libsecret call on a thread of its own and turns its outcome into a value or
+    /// Runs a blocking libsecret call on a store thread (``SessionCore/BlockingStoreWork``) and turns its outcome into a value or
     /// a `storageFailed` that says what went wrong while doing `what`.
     static func call<T: Sendable>(_ what: String,
                                           _ body: @escaping @Sendable (inout clibsecret_failure) -> (Int32, T)) async throws -> T {
-        let result: Result<T, SessionError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var failure = clibsecret_failure(domain: 0, code: 0, message: nil)
-                let (outcome, value) = body(&failure)
-                defer { free(failure.message) }
-                switch UInt32(outcome) {
-                case CLIBSECRET_DONE.rawValue:
-                    continuation.resume(returning: .success(value))
-                case CLIBSECRET_LOCKED.rawValue:
-                    continuation.resume(returning: .failure(SecretServiceFailure.locked(what)))
-                default:
-                    let message = failure.message.map { String(cString: $0) } ?? ""
-                    continuation.resume(returning: .failure(SecretServiceFailure.error(what, domain: failure.domain, code: failure.code,
-                                                                                      message: message)))
-                }
+        let result: Result<T, SessionError> = await BlockingStoreWork.perform {
+            var failure = clibsecret_failure(domain: 0, code: 0, message: nil)
+            let (outcome, value) = body(&failure)
+            defer { free(failure.message) }
+            switch UInt32(outcome) {
+            case CLIBSECRET_DONE.rawValue:
+                return .success(value)
+            case CLIBSECRET_LOCKED.rawValue:
+                return .failure(SecretServiceFailure.locked(what))
+            default:
+                let message = failure.message.map { String(cString: $0) } ?? ""
+                return .failure(SecretServiceFailure.error(what, domain: failure.domain, code: failure.code, message: message))
             }
         }
         return try result.get()

@@ -18,7 +18,8 @@ import SessionCore
 /// associated data): the database, its backups and its other roles see no token, and a row a
 /// node did not seal is `storageCorrupt`, never used. Give every node the same keys.
 ///
-/// Calls block on the network, so they run on threads of their own, never the caller's; at most
+/// Calls block on the network, so they run on store threads (``SessionCore/BlockingStoreWork``),
+/// never the caller's; at most
 /// ``Options/maximumConnections`` are open at once, and further calls wait for one without
 /// holding a thread, for at most ``Options/connectionWaitTimeout`` and while their task is not
 /// cancelled. A connection that broke is dropped with every idle one (a restarted server broke
@@ -219,7 +220,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
             } catch {
                 return .failure(error)
             }
-            let result = await Self.perform(on: connection, queue: .global(), body)
+            let result = await Self.perform(on: connection, body)
             giveBack(connection.isUsable ? connection : nil)
             if case .failure(let failure) = result, failure.kind == .lost {
                 dropIdleConnections()
@@ -237,13 +238,11 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     /// - Throws: the failure to open one, to find a free one in time, or the task's cancellation.
     func borrowConnection(_ what: String) async throws(PostgresFailure) -> (connection: PostgresConnection, reused: Bool) {
         if let idle = try await borrow() { return (idle, true) }
-        let opened: Result<PostgresConnection, PostgresFailure> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [parameters, setup] in
-                do throws(PostgresFailure) {
-                    continuation.resume(returning: .success(try PostgresConnection.open(parameters, setup: setup)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        let opened: Result<PostgresConnection, PostgresFailure> = await BlockingStoreWork.perform { [parameters, setup] in
+            do throws(PostgresFailure) {
+                return .success(try PostgresConnection.open(parameters, setup: setup))
+            } catch {
+                return .failure(error)
             }
         }
         switch opened {
@@ -266,16 +265,15 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
         return failure.sessionError(what)
     }
 
-    /// Runs `body` with `connection` on `queue` (a blocking call never runs on the caller's thread).
-    static func perform<T: Sendable>(on connection: PostgresConnection, queue: DispatchQueue,
+    /// Runs `body` with `connection` on a store thread (``SessionCore/BlockingStoreWork``): a
+    /// blocking call never runs on the caller's thread.
+    static func perform<T: Sendable>(on connection: PostgresConnection,
                                      _ body: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> T) async -> Result<T, PostgresFailure> {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(PostgresFailure) {
-                    continuation.resume(returning: .success(try body(connection)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        await BlockingStoreWork.perform {
+            do throws(PostgresFailure) {
+                return .success(try body(connection))
+            } catch {
+                return .failure(error)
             }
         }
     }

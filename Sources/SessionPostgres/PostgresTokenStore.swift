@@ -147,11 +147,13 @@ public struct PostgresTokenStore: SharedTokenStore {
         if let lease { lease.seen.value = .some(nil) }
     }
 
-    /// How long a node uses a session it read from here before it reads the row again, on the
-    /// path where the access token is fresh: ``PostgresDatabase/Options/sessionRecheckInterval``.
-    /// A session signed out on another node (its row deleted, a local sign-out included) ends on
-    /// this one within that time, not at its access token's expiry.
-    public var storedSessionRecheckInterval: TimeInterval? { database.options.sessionRecheckInterval }
+    /// ``SessionCore/StoredSessionChangeDetection/reread(every:)`` with
+    /// ``PostgresDatabase/Options/sessionRecheckInterval``: a session signed out on another node
+    /// (its row deleted, a local sign-out included) ends on this one within that time, not at its
+    /// access token's expiry. `.none` when the interval is nil.
+    public var changeDetection: StoredSessionChangeDetection {
+        database.options.sessionRecheckInterval.map { .reread(every: $0) } ?? .none
+    }
 
     /// Runs `body` holding the session's lease across every node (see ``PostgresLease``):
     /// waiting for it at most 60 s.

@@ -45,6 +45,19 @@ for sample in "$out"/*.swift; do
         failed=1
     fi
 done
+# The article's example store is run by a test: the two must be the same code.
+python3 - <<'PY' || failed=1
+import pathlib, re, sys
+article = pathlib.Path("Sources/SessionCore/SessionCore.docc/WritingATokenStore.md").read_text()
+block = re.findall(r"```swift\n(.*?)```", article, re.S)[0]
+block = "".join(line for line in block.splitlines(keepends=True) if not line.startswith("import "))
+test = pathlib.Path("Tests/SessionCoreTests/KeyValueStoreTests.swift").read_text()
+tested = re.search(r"// BEGIN the example[^\n]*\n[^\n]*\n(.*?)// END the example", test, re.S).group(1)
+if block.strip() != tested.strip():
+    print("doc-samples: the store of WritingATokenStore.md is not the one KeyValueStoreTests runs")
+    sys.exit(1)
+print("doc-samples: the article's example store is the one KeyValueStoreTests runs")
+PY
 [ $failed = 0 ] && echo "doc-samples: every block compiles"
 [ $failed = 0 ] || exit 1
 

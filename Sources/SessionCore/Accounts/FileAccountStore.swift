@@ -26,7 +26,8 @@ public struct FileAccountStore: AccountStore {
     /// The sessions of the files in the directory that can be read and hold their own subject's
     /// session (a file copied under another account's name is left out).
     public func storedSessions() async throws -> [SessionTokens] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        let directory = self.directory
+        guard let names = await BlockingStoreWork.perform({ try? FileManager.default.contentsOfDirectory(atPath: directory.path) }) else { return [] }
         var sessions: [SessionTokens] = []
         for name in names.sorted() where name.hasPrefix("account-") && name.hasSuffix(".json") {
             let file = directory.appendingPathComponent(name)

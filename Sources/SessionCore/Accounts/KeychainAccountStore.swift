@@ -48,16 +48,18 @@ public struct KeychainAccountStore: AccountStore {
     /// own subject's session (an item copied under another account's name is left out).
     /// - Throws: `storageFailed` when the keychain cannot be searched (a locked keychain says so).
     public func storedSessions() async throws -> [SessionTokens] {
-        let (status, accounts) = items.accounts(service: service, accessGroup: accessGroup)
-        if status == .itemNotFound { return [] }
-        if let error = status.failure("cannot list the accounts", location: "keychain items of \(service)") { throw error }
-        var sessions: [SessionTokens] = []
-        for account in accounts.sorted() where account.hasPrefix(accountPrefix) {
-            guard let tokens = try? keychainStore(account: account).loadNow(), let subject = tokens.subject,
-                  Exact.equal(try self.account(forSubject: subject), account) else { continue }
-            sessions.append(tokens)
+        try await BlockingStoreWork.run { [self] in
+            let (status, accounts) = items.accounts(service: service, accessGroup: accessGroup)
+            if status == .itemNotFound { return [] }
+            if let error = status.failure("cannot list the accounts", location: "keychain items of \(service)") { throw error }
+            var sessions: [SessionTokens] = []
+            for account in accounts.sorted() where account.hasPrefix(accountPrefix) {
+                guard let tokens = try? keychainStore(account: account).loadNow(), let subject = tokens.subject,
+                      Exact.equal(try self.account(forSubject: subject), account) else { continue }
+                sessions.append(tokens)
+            }
+            return sessions
         }
-        return sessions
     }
 
     private func keychainStore(account: String) -> KeychainTokenStore {

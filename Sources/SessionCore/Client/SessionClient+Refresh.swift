@@ -65,8 +65,8 @@ extension SessionClient {
     /// With `stillRefused`, the tokens current after the catch-up are returned as they are when
     /// they no longer hold the refused token.
     private func performRefresh(onlyIfExpiring: Bool, stillRefused: (@Sendable (SessionTokens) -> Bool)? = nil) async throws -> SessionTokens {
-        guard let shared = store as? any SharedTokenStore else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
-        return try await shared.withRefreshLock {
+        guard store.isShared else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
+        return try await store.withRefreshLock {
             try await self.catchUpWithStore()
             if let stillRefused, let current = await self.current, !stillRefused(current) { return current }
             return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring)
@@ -118,22 +118,28 @@ extension SessionClient {
     /// empty now), or replaced with another account's, ends here too rather than at the next
     /// refresh: a fresh access token would otherwise be used for the rest of its lifetime. A store
     /// that answers at once is looked at every call, and read only when its stamp changed; one across
-    /// the network is read again once its ``SharedTokenStore/storedSessionRecheckInterval`` passed.
+    /// the network is read again as its ``TokenStore/changeDetection`` says.
     private func endIfSignedOutElsewhere() async throws {
-        guard let shared = store as? any SharedTokenStore, shared.isShared else { return }
-        if let interval = shared.storedSessionRecheckInterval { return try await recheckStoredSession(every: interval) }
-        guard let local = store as? any LocalTokenStore else { return }
-        guard let stamping = store as? any StoredSessionStamping else {
-            if !local.hasStoredSession { throw endSessionHere("signed out elsewhere: another process ended the session") }
-            return
+        guard store.isShared else { return }
+        switch store.changeDetection {
+        case .none: return
+        case .stamp: try await compareStoredSessionStamp()
+        case .reread(let interval): try await recheckStoredSession(every: interval)
         }
-        guard let stamp = stamping.storedSessionStamp() else {
+    }
+
+    /// The stamp path: the store's stamp of its session, compared with the last one found to be
+    /// this account's; the session is read only when it changed.
+    private func compareStoredSessionStamp() async throws {
+        guard let stamp = store.storedSessionStamp() else {
             throw endSessionHere("signed out elsewhere: another process ended the session")
         }
         guard stamp != seenStoredSession, let tokens = current else { return }
         // Stamped before reading: a save in between only makes the next call read again.
         // An unreadable session is left to the next refresh to report, as before.
-        if let stored = try? local.loadNow(), !Self.sameAccount(stored, tokens) {
+        let stored = try? await store.load()
+        guard let still = current, Self.sameTokens(still, tokens) else { return }
+        if let stored = stored ?? nil, !Self.sameAccount(stored, tokens) {
             throw endSessionHere("another account signed in elsewhere: another process replaced the session")
         }
         seenStoredSession = stamp

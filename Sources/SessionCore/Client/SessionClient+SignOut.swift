@@ -21,10 +21,10 @@ extension SessionClient {
             // Let a refresh in flight here land first, so the token revoked is the newest one (and
             // this process's refresh, which takes the store's lock, is not waited for under it).
             if revokeTokens { await refreshFlight.wait() }
-            guard let shared = store as? any SharedTokenStore else { return try await signOutNow(revokeTokens: revokeTokens) }
-            // Under the store's lock: a refresh in another process finishes (and saves) first, so
-            // the newest refresh token is the one revoked, and none started earlier writes tokens back.
-            try await shared.withRefreshLock { try await self.signOutNow(revokeTokens: revokeTokens) }
+            // Under the store's lock (when it has one): a refresh in another process finishes (and
+            // saves) first, so the newest refresh token is the one revoked, and none started earlier
+            // writes tokens back.
+            try await store.withRefreshLock { try await self.signOutNow(revokeTokens: revokeTokens) }
         }
     }
 

@@ -46,10 +46,10 @@ public actor SessionClient {
     /// decoders), so a request does not pay for it each time.
     var loadedDPoPKey: DPoPKey?
     /// The version of the shared store's session last found to be this account's, so the path
-    /// of a fresh token reads the store only after it changed (``StoredSessionStamping``).
+    /// of a fresh token reads the store only after it changed (``TokenStore/storedSessionStamp()``).
     var seenStoredSession: StoredSessionStamp?
     /// When a store across the network was last read on the fresh path (its
-    /// ``SharedTokenStore/storedSessionRecheckInterval``).
+    /// ``StoredSessionChangeDetection/reread(every:)``).
     var storedSessionCheckedAt: Date?
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
@@ -66,8 +66,9 @@ public actor SessionClient {
     /// Creates a client on a provider of its own. Nothing is fetched until first needed.
     /// - Parameters:
     ///   - configuration: the provider and app settings.
-    ///   - store: where tokens are kept (default: in memory only); a ``ProviderDocumentStore``
-    ///     (as ``FileTokenStore`` is) keeps the provider's documents too.
+    ///   - store: where tokens are kept (default: in memory only); one with a
+    ///     ``TokenStore/providerDocumentCache`` (as ``FileTokenStore`` has) keeps the provider's
+    ///     documents too.
     ///   - transport: how requests are sent (default: ``PlatformDefaults/httpTransport()``: libcurl on Linux, `URLSession` on Apple platforms).
     ///   - clock: the time source for expiry and ID-token checks.
     ///   - logger: receives redacted log lines.
@@ -79,7 +80,7 @@ public actor SessionClient {
         logger: SessionLogger = SilentLogger()
     ) {
         self.init(provider: OpenIDProvider(configuration: configuration, transport: transport, clock: clock, logger: logger,
-                                           documentStore: store as? ProviderDocumentStore),
+                                           documentStore: store.providerDocumentCache),
                   store: store)
     }
 

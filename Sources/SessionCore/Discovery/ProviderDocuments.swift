@@ -48,3 +48,8 @@ public protocol ProviderDocumentCache: Sendable {
 /// keeps its provider's documents there; sessions sharing an ``OpenIDProvider`` use the
 /// provider's cache instead.
 public protocol ProviderDocumentStore: TokenStore, ProviderDocumentCache {}
+
+extension ProviderDocumentStore {
+    /// The store itself: it keeps the provider's documents beside the session.
+    public var providerDocumentCache: (any ProviderDocumentCache)? { self }
+}

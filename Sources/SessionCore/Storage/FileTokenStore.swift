@@ -60,9 +60,13 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
         FileManager.default.fileExists(atPath: fileURL.path)
     }
 
-    /// Reads the session; nil when the file does not exist.
+    /// ``StoredSessionChangeDetection/stamp``: every save renames a new file over the old, so a
+    /// stat tells a new version.
+    public var changeDetection: StoredSessionChangeDetection { .stamp }
+
+    /// Reads the session (on a store thread, ``BlockingStoreWork``); nil when the file does not exist.
     public func load() async throws -> SessionTokens? {
-        try loadNow()
+        try await BlockingStoreWork.run { [self] in try loadNow() }
     }
 
     /// ``load()``, answered at once (``LocalTokenStore/loadNow()``).
@@ -77,9 +81,11 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
         try codec.decode(data)
     }
 
-    /// Writes the session to a temporary file (0600), syncs it and renames it over the old one.
+    /// Writes the session to a temporary file (0600), syncs it and renames it over the old one,
+    /// on a store thread (``BlockingStoreWork``).
     public func save(_ tokens: SessionTokens) async throws {
-        try writeAtomically(try codec.encode(tokens), to: fileURL)
+        let data = try codec.encode(tokens)
+        try await BlockingStoreWork.run { [self] in try writeAtomically(data, to: fileURL) }
     }
 
     /// Writes `data` to a temporary file (0600) beside `url`, syncs it and renames it over `url`.
@@ -119,8 +125,10 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
 
     /// Deletes the file, and the provider documents kept beside it; succeeds when they do not exist.
     public func clear() async throws {
-        guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the session file") }
-        unlink(providerDocumentsURL.path)
+        try await BlockingStoreWork.run { [self] in
+            guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the session file") }
+            unlink(providerDocumentsURL.path)
+        }
     }
 
     /// Runs `body` holding an exclusive `flock` on `<session file>.lock` (created 0600 beside the
@@ -140,15 +148,17 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
     /// The provider documents saved beside the session; nil when there are none or they cannot be
     /// read, since the client then asks the provider.
     public func loadProviderDocuments() async -> ProviderDocuments? {
-        guard (try? checkDirectory(mustExist: false)) == true, let data = try? readFile(providerDocumentsURL) else { return nil }
-        return try? JSONDecoder().decode(ProviderDocuments.self, from: data)
+        await BlockingStoreWork.perform { [self] in
+            guard (try? checkDirectory(mustExist: false)) == true, let data = try? readFile(providerDocumentsURL) else { return nil }
+            return try? JSONDecoder().decode(ProviderDocuments.self, from: data)
+        }
     }
 
     /// Saves `documents` beside the session, as the session itself is saved; a failure only
     /// costs a later process a request.
     public func saveProviderDocuments(_ documents: ProviderDocuments) async {
         guard let data = try? JSONEncoder().encode(documents) else { return }
-        try? writeAtomically(data, to: providerDocumentsURL)
+        await BlockingStoreWork.perform { [self] in _ = try? writeAtomically(data, to: providerDocumentsURL) }
     }
 
     private func readFile(_ url: URL? = nil) throws -> Data? {

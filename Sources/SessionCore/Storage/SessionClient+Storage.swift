@@ -31,8 +31,8 @@ extension SessionClient {
             // Another process may be refreshing right now: its mark means "interrupted" only once
             // its lock is free and the mark is still there. Then the provider may still say the
             // refresh token was never spent.
-            if let shared = store as? any SharedTokenStore {
-                (stored, lostBecause) = try await shared.withRefreshLock {
+            if store.isShared {
+                (stored, lostBecause) = try await store.withRefreshLock {
                     try await self.recoverInterrupted(try await self.store.load(), ifGeneration: startGeneration)
                 }
             } else {

@@ -6,9 +6,10 @@ import Darwin
 #endif
 
 /// One version of a stored session, told apart from the next without decoding it: a file's
-/// identity and time (every save renames a new file over the old), or a digest of a keychain
-/// item's data. Two stamps are equal only for the same version, whichever process saved it.
-package struct StoredSessionStamp: Hashable, Sendable {
+/// identity and time (every save renames a new file over the old), a digest of a keychain item's
+/// data, a store's version number. Two stamps are equal only for the same version, whichever
+/// process saved it (``TokenStore/storedSessionStamp()``).
+public struct StoredSessionStamp: Hashable, Sendable {
     // A file's five numbers, kept apart from a digest so the file's stamp allocates nothing.
     private let file: (device: UInt64, inode: UInt64, seconds: UInt64, nanoseconds: UInt64, size: UInt64)
     private let digest: [UInt8]
@@ -19,17 +20,20 @@ package struct StoredSessionStamp: Hashable, Sendable {
         digest = []
     }
 
-    /// The stamp of data whose digest is `digest` (empty: data that cannot be read now).
-    init(digest: [UInt8]) {
+    /// A stamp made of `bytes` that differ for every saved version: a digest of the stored data,
+    /// or a version number's bytes (empty: a version that cannot be read now).
+    public init(bytes: [UInt8]) {
         file = (0, 0, 0, 0, 0)
-        self.digest = digest
+        digest = bytes
     }
 
-    package static func == (a: Self, b: Self) -> Bool {
+    /// True for the same version.
+    public static func == (a: Self, b: Self) -> Bool {
         a.file == b.file && a.digest == b.digest
     }
 
-    package func hash(into hasher: inout Hasher) {
+    /// Hashes the version.
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(file.device)
         hasher.combine(file.inode)
         hasher.combine(file.seconds)
@@ -39,17 +43,10 @@ package struct StoredSessionStamp: Hashable, Sendable {
     }
 }
 
-/// A ``LocalTokenStore`` that can say cheaply whether the stored session changed since a stamp
-/// was taken; the client then decodes it only when it did.
-package protocol StoredSessionStamping {
-    /// The stamp of the session stored now; nil when none is (as ``LocalTokenStore/hasStoredSession``
-    /// would say false).
-    func storedSessionStamp() -> StoredSessionStamp?
-}
-
-extension FileTokenStore: StoredSessionStamping {
-    /// One `lstat` of the session file: device, inode, modification time and size.
-    package func storedSessionStamp() -> StoredSessionStamp? {
+extension FileTokenStore {
+    /// One `lstat` of the session file: device, inode, modification time and size; nil when
+    /// there is no file.
+    public func storedSessionStamp() -> StoredSessionStamp? {
         var status = stat()
         // lstat: the store never follows a link at the session file, so neither does its stamp.
         guard lstat(fileURL.path, &status) == 0 else { return nil }
@@ -64,5 +61,3 @@ extension FileTokenStore: StoredSessionStamping {
                                   size: UInt64(truncatingIfNeeded: status.st_size))
     }
 }
-
-extension KeychainTokenStore: StoredSessionStamping {}

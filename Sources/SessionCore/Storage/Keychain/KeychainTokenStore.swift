@@ -63,6 +63,9 @@ public struct KeychainTokenStore: SharedTokenStore {
     /// True when ``sharedLockDirectory`` is set: only then do other processes share the session.
     public var isShared: Bool { sharedLockDirectory != nil }
 
+    /// ``StoredSessionChangeDetection/stamp`` when shared: the item's digest tells a new version.
+    public var changeDetection: StoredSessionChangeDetection { isShared ? .stamp : .none }
+
     /// Runs `body` holding the refresh lock in ``sharedLockDirectory`` (a `flock` on a file named
     /// after the item), or at once without one. Type-checked on Apple platforms, never run there;
     /// the lock itself is the file store's, tested on Linux.
@@ -80,19 +83,20 @@ public struct KeychainTokenStore: SharedTokenStore {
         items.copyData(item).status != .itemNotFound
     }
 
-    /// The stamp of the stored session (``StoredSessionStamping``): a SHA-256 of the item's data,
+    /// The stamp of the stored session: a SHA-256 of the item's data,
     /// read as ``hasStoredSession`` reads it; an item that cannot be read now (a locked device)
     /// has a stamp of its own, so it is decoded again once it can be.
-    package func storedSessionStamp() -> StoredSessionStamp? {
+    public func storedSessionStamp() -> StoredSessionStamp? {
         let (status, data) = items.copyData(item)
         if status == .itemNotFound { return nil }
-        guard status == .success, let data, let digest = try? PlatformCrypto.sha256(data) else { return StoredSessionStamp(digest: []) }
-        return StoredSessionStamp(digest: Array(digest))
+        guard status == .success, let data, let digest = try? PlatformCrypto.sha256(data) else { return StoredSessionStamp(bytes: []) }
+        return StoredSessionStamp(bytes: Array(digest))
     }
 
-    /// Reads the session; nil when there is no item.
+    /// Reads the session; nil when there is no item. The keychain is called on a store thread
+    /// (``BlockingStoreWork``).
     public func load() async throws -> SessionTokens? {
-        try loadNow()
+        try await BlockingStoreWork.run { [self] in try loadNow() }
     }
 
     /// ``load()``, answered at once (``LocalTokenStore/loadNow()``).
@@ -104,23 +108,27 @@ public struct KeychainTokenStore: SharedTokenStore {
         return try codec.decode(data)
     }
 
-    /// Adds the item, or updates it when it exists.
+    /// Adds the item, or updates it when it exists (on a store thread).
     public func save(_ tokens: SessionTokens) async throws {
         let data = try codec.encode(tokens)
-        var status = items.add(item, data: data)
-        if status == .duplicateItem {
-            status = items.update(item, data: data)
-            // Deleted by someone else between the two calls: add it after all.
-            if status == .itemNotFound { status = items.add(item, data: data) }
+        try await BlockingStoreWork.run { [self] in
+            var status = items.add(item, data: data)
+            if status == .duplicateItem {
+                status = items.update(item, data: data)
+                // Deleted by someone else between the two calls: add it after all.
+                if status == .itemNotFound { status = items.add(item, data: data) }
+            }
+            try check(status, "cannot save the session")
         }
-        try check(status, "cannot save the session")
     }
 
-    /// Deletes the item; succeeds when there is none.
+    /// Deletes the item (on a store thread); succeeds when there is none.
     public func clear() async throws {
-        let status = items.delete(item)
-        if status == .itemNotFound { return }
-        try check(status, "cannot delete the session")
+        try await BlockingStoreWork.run { [self] in
+            let status = items.delete(item)
+            if status == .itemNotFound { return }
+            try check(status, "cannot delete the session")
+        }
     }
 
     private func check(_ status: KeychainStatus, _ what: String) throws {
