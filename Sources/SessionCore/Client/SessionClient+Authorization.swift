@@ -63,10 +63,10 @@ extension SessionClient {
     ///   `accessDenied`, `missingAuthorizationCode`), a token endpoint or ID-token error, or
     ///   `storageFailed`; all with process `authentication`.
     public func completeAuthorization(callbackURL: URL) async throws -> SessionTokens {
-        let startGeneration = generation
+        let epoch = state.epoch
         do {
             let (request, response) = try await acceptResponse(callbackURL)
-            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+            return try await finishAuthorization(request, response, ifStill: epoch)
         } catch let error as SessionError {
             throw error.in(.authentication)
         }
@@ -93,13 +93,13 @@ extension SessionClient {
         }
     }
 
-    /// Exchanges an accepted response's code and keeps the tokens, unless the session changed
-    /// since `startGeneration`.
+    /// Exchanges an accepted response's code and keeps the tokens, unless the session ended
+    /// since `epoch`.
     func finishAuthorization(_ request: AuthorizationRequest, _ response: AuthorizationResponse,
-                                     ifGeneration startGeneration: Int) async throws -> SessionTokens {
+                             ifStill epoch: SessionState.Epoch) async throws -> SessionTokens {
         let metadata = try await discover()
         let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
-        try await persist(tokens, ifGeneration: startGeneration)
+        try await persist(tokens, ifStill: epoch)
         log(.info, "sign-in completed (\(request.scopes.joined(separator: " ")))")
         return tokens
     }
@@ -118,7 +118,7 @@ extension SessionClient {
     ///   - agent: shows the provider's page and brings back the redirect (a browser and loopback
     ///     listener, the system's web authentication sheet, or your own).
     public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> SessionTokens {
-        let startGeneration = generation
+        let epoch = state.epoch
         do {
             let session = try await agentStep { try await agent.prepare(configuredRedirectURI: self.configuration.redirectURI, purpose: .signIn) }
             let request: AuthorizationRequest
@@ -146,7 +146,7 @@ extension SessionClient {
                 throw error
             }
             await session.finish(.accepted)
-            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+            return try await finishAuthorization(request, response, ifStill: epoch)
         } catch let error as SessionError {
             throw error.in(.authentication)
         }

@@ -3,10 +3,6 @@ import Foundation
 /// DPoP (RFC 9449): which sessions get a key, the proofs on their requests, the servers' nonces,
 /// and what a token response must say to a request that carried a proof.
 extension SessionClient {
-    /// The servers whose nonces are remembered at most; a nonce from one more server makes the
-    /// client forget them all (a forgotten nonce costs one request more).
-    static let rememberedNonces = 64
-
     /// A fresh key for a new session, when the configuration and the provider's metadata call
     /// for DPoP (``SessionConfiguration/dpop``); nil for Bearer tokens.
     /// - Throws: `unsupportedProviderFeature` when DPoP is required and the provider lists proof
@@ -32,9 +28,9 @@ extension SessionClient {
     ///   tokens without one: they are never sent unbound.
     func dpopKey(of tokens: SessionTokens) throws -> DPoPKey? {
         if let material = tokens.dpopKeyMaterial {
-            if let loaded = loadedDPoPKey, loaded.material == material { return loaded }
+            if let loaded = state.loadedDPoPKey, loaded.material == material { return loaded }
             let key = try DPoPKey(material: material)
-            loadedDPoPKey = key
+            state.keep(key)
             return key
         }
         if let type = tokens.tokenType, ASCII.equalIgnoringCase(type, "DPoP") {
@@ -70,18 +66,15 @@ extension SessionClient {
 
     /// A proof for `method` to `url`, with the nonce of `url`'s server when it gave one.
     func proof(_ key: DPoPKey, method: String, url: URL, accessToken: String?) throws -> String {
-        let nonce = dpopNonces.isEmpty ? nil : URLRules.origin(url).flatMap { dpopNonces[$0] }
+        let nonce = dpopNonces.nonce(for: url)
         return try DPoPProof.make(key: key, method: method, url: url, accessToken: accessToken, nonce: nonce, now: clock.now())
     }
 
     /// Remembers the `DPoP-Nonce` `response` from `url` carries; true when it is new.
     @discardableResult
     func learnNonce(from response: HTTPResponse, of url: URL) -> Bool {
-        guard let nonce = DPoPNonce.parse(response.header(DPoPNonce.header)), let origin = URLRules.origin(url),
-              !Exact.equal(dpopNonces[origin], nonce) else { return false }
-        if dpopNonces[origin] == nil, dpopNonces.count >= Self.rememberedNonces { dpopNonces.removeAll() }
-        dpopNonces[origin] = nonce
-        return true
+        guard let nonce = DPoPNonce.parse(response.header(DPoPNonce.header)) else { return false }
+        return dpopNonces.learn(nonce, from: url)
     }
 
     /// Sends an authorization server request (token endpoint, pushed request) with a proof made

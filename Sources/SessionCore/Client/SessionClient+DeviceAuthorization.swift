@@ -46,7 +46,7 @@ extension SessionClient {
     ///   `storageFailed`. All with process `authentication`.
     public func completeDeviceAuthorization(_ authorization: DeviceAuthorization) async throws -> SessionTokens {
         try await within(.authentication) {
-            let startGeneration = generation
+            let epoch = state.epoch
             let metadata = try await discover()
             let key = try newDPoPKey(metadata: metadata)
             var interval = authorization.interval
@@ -88,7 +88,7 @@ extension SessionClient {
                     throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
                 }
                 let tokens = try await deviceTokens(response, scopes: authorization.scopes, metadata: metadata, key: key)
-                try await persist(tokens, ifGeneration: startGeneration)
+                try await persist(tokens, ifStill: epoch)
                 log(.info, "device sign-in completed (\(authorization.scopes.joined(separator: " ")))")
                 return tokens
             }

@@ -49,11 +49,11 @@ extension SessionClient {
     /// is lost. Run under the store's refresh lock when it has one.
     /// - Throws: `sessionEnded` when this client's session ended since `expected` (a sign-out while
     ///   the provider was asked): nothing is written back; `storageFailed`.
-    func recoverInterrupted(_ stored: SessionTokens?, ifGeneration expected: Int) async throws -> (tokens: SessionTokens?, lostBecause: String?) {
+    func recoverInterrupted(_ stored: SessionTokens?, ifStill expected: SessionState.Epoch) async throws -> (tokens: SessionTokens?, lostBecause: String?) {
         guard let stored, stored.inFlight != nil else { return (stored, nil) }
         switch await resolveInterruptedRefresh(stored) {
         case .unspent(let unmarked):
-            try await storeOnly(unmarked, ifGeneration: expected, process: .authentication)
+            try await storeOnly(unmarked, ifStill: expected, process: .authentication)
             log(.info, "a refresh interrupted elsewhere left its refresh token unspent: the session goes on")
             return (unmarked, nil)
         case .lost(let why):

@@ -22,7 +22,7 @@ extension SessionClient {
                 throw SessionError(.unsupportedProviderFeature, process: .endSession,
                                    message: "the provider has no end_session_endpoint; nothing was signed out")
             }
-            let idToken = current?.idToken
+            let idToken = state.tokens?.idToken
             try await signOut(revokeTokens: revokeTokens)
             let state = try RandomToken.generate()
             let clientID = configuration.clientID

@@ -13,14 +13,14 @@ extension SessionClient {
     /// - Throws: `notAuthenticated` without a session; `reauthenticationRequired` when the
     ///   session can no longer be used (it is then cleared); refresh errors otherwise.
     public func validTokens() async throws -> SessionTokens {
-        guard let tokens = current else {
+        guard let tokens = state.tokens else {
             throw SessionError.noSession(.authentication)
         }
         let now = clock.now()
         guard tokens.expires(within: configuration.refreshLeeway, of: now) else {
             try await endIfSignedOutElsewhere()
             // Another process's refresh may have been adopted meanwhile.
-            return current ?? tokens
+            return state.tokens ?? tokens
         }
         if tokens.refreshToken == nil {
             guard tokens.expires(within: 0, of: now) else { return tokens }
@@ -68,7 +68,7 @@ extension SessionClient {
         guard store.isShared else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
         return try await store.withRefreshLock {
             try await self.catchUpWithStore()
-            if let stillRefused, let current = await self.current, !stillRefused(current) { return current }
+            if let stillRefused, let current = await self.state.tokens, !stillRefused(current) { return current }
             return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring)
         }
     }
@@ -79,17 +79,17 @@ extension SessionClient {
     /// its holder's death (the in-flight mark is still there, though nobody holds the lock), ends
     /// here too, with `reauthenticationRequired`.
     private func catchUpWithStore() async throws {
-        guard let tokens = current else { throw SessionError.noSession(.authentication) }
-        let startGeneration = generation
+        guard let tokens = state.tokens else { throw SessionError.noSession(.authentication) }
+        let epoch = state.epoch
         let stored = try await store.load()
-        guard let now = current, Self.sameTokens(now, tokens) else { return }
+        guard let now = state.tokens, Self.sameTokens(now, tokens) else { return }
         let ended: String
         switch stored {
         case let stored? where stored.inFlight != nil:
-            let (recovered, lostBecause) = try await recoverInterrupted(stored, ifGeneration: startGeneration)
+            let (recovered, lostBecause) = try await recoverInterrupted(stored, ifStill: epoch)
             if let recovered, lostBecause == nil, Self.sameAccount(recovered, tokens) {
-                guard let now = current, Self.sameTokens(now, tokens) else { return }
-                current = recovered
+                guard let now = state.tokens, Self.sameTokens(now, tokens) else { return }
+                state.adopt(recovered, at: clock.now())
                 return
             }
             ended = "a refresh by another process was interrupted, and its refresh token may be spent (\(lostBecause ?? "another account's"))"
@@ -99,7 +99,7 @@ extension SessionClient {
             guard Self.sameAccount(stored, tokens) else {
                 throw endSessionHere("another process signed in to another account on this store; load the stored session or sign in again")
             }
-            current = stored
+            state.adopt(stored, at: clock.now())
             log(.info, "adopted the tokens another process refreshed")
             emit(.tokensRefreshed(stored))
             return
@@ -134,15 +134,15 @@ extension SessionClient {
         guard let stamp = store.storedSessionStamp() else {
             throw endSessionHere("signed out elsewhere: another process ended the session")
         }
-        guard stamp != seenStoredSession, let tokens = current else { return }
+        guard stamp != state.seenStamp, let tokens = state.tokens else { return }
         // Stamped before reading: a save in between only makes the next call read again.
         // An unreadable session is left to the next refresh to report, as before.
         let stored = try? await store.load()
-        guard let still = current, Self.sameTokens(still, tokens) else { return }
+        guard let still = state.tokens, Self.sameTokens(still, tokens) else { return }
         if let stored = stored ?? nil, !Self.sameAccount(stored, tokens) {
             throw endSessionHere("another account signed in elsewhere: another process replaced the session")
         }
-        seenStoredSession = stamp
+        state.saw(stamp)
     }
 
     /// Reads a store across the network again when `interval` has passed since it was last read
@@ -152,23 +152,23 @@ extension SessionClient {
     /// as it is: the next look, or the next refresh, says more.
     private func recheckStoredSession(every interval: TimeInterval) async throws {
         let now = clock.now()
-        if let checked = storedSessionCheckedAt, now >= checked, now.timeIntervalSince(checked) < interval { return }
-        guard let tokens = current else { return }
-        let startGeneration = generation
-        storedSessionCheckedAt = now
+        if let checked = state.checkedAt, now >= checked, now.timeIntervalSince(checked) < interval { return }
+        guard let tokens = state.tokens else { return }
+        let epoch = state.epoch
+        state.checked(at: now)
         let stored: SessionTokens?
         do {
             stored = try await store.load()
         } catch {
             return
         }
-        guard generation == startGeneration, let still = current, Self.sameTokens(still, tokens) else { return }
+        guard state.isStill(epoch), let still = state.tokens, Self.sameTokens(still, tokens) else { return }
         guard let stored else { throw endSessionHere("signed out elsewhere: another process ended the session") }
         guard Self.sameAccount(stored, tokens) else {
             throw endSessionHere("another account signed in elsewhere: another process replaced the session")
         }
         if stored.inFlight == nil, !Self.sameTokens(stored, tokens) {
-            current = stored
+            state.adopt(stored, at: clock.now())
             log(.info, "adopted the tokens another process refreshed")
             emit(.tokensRefreshed(stored))
         }
@@ -177,8 +177,7 @@ extension SessionClient {
     /// Ends the session in memory only, because another process changed the shared store (which
     /// is left as it is), tells the event handler, and returns the error to throw.
     private func endSessionHere(_ why: String) -> SessionError {
-        generation += 1
-        current = nil
+        state.end()
         let error = SessionError(.reauthenticationRequired, process: .authentication, message: why)
         log(.info, "the session ended: \(why)")
         emit(.sessionLost(error))
@@ -198,7 +197,7 @@ extension SessionClient {
     }
 
     private func refreshNow(onlyIfExpiring: Bool) async throws -> SessionTokens {
-        guard let tokens = current else {
+        guard let tokens = state.tokens else {
             throw SessionError.noSession(.authentication)
         }
         if onlyIfExpiring, !tokens.expires(within: configuration.refreshLeeway, of: clock.now()) {
@@ -207,7 +206,7 @@ extension SessionClient {
         guard let refreshToken = tokens.refreshToken else {
             throw SessionError(.reauthenticationRequired, process: .authentication, message: "the session has no refresh token")
         }
-        let startGeneration = generation
+        let epoch = state.epoch
         // The key is read while `tokens` are still the current session's: after the discovery's
         // await, a new sign-in may have replaced them, and a failure would end that one instead.
         let key = try await dpopKeyOrEnd(tokens)
@@ -218,26 +217,26 @@ extension SessionClient {
         ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
         // Durably marked first: if the app dies before the answer is saved, the next launch
         // knows this refresh token may be spent and does not send it again.
-        try await storeOnly(tokens.marked(.refresh, at: clock.now()), ifGeneration: startGeneration, process: .authentication)
+        try await storeOnly(tokens.marked(.refresh, at: clock.now()), ifStill: epoch, process: .authentication)
         let response: HTTPResponse
         switch try await attemptProved(request, key: key, purpose: "refresh") {
         case .success(let received):
             response = received
         case .failure(let failure) where !failure.mayHaveReachedServer || failure.kind == .cancelled:
-            try? await storeOnly(tokens, ifGeneration: startGeneration, process: .authentication)
+            try? await storeOnly(tokens, ifStill: epoch, process: .authentication)
             throw ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh")
         case .failure(let failure):
             throw try await abandonSession(after: ProviderExchange.sessionError(failure, process: .authentication, purpose: "refresh"),
-                                           ifGeneration: startGeneration)
+                                           ifStill: epoch)
         }
-        guard generation == startGeneration else {
+        guard state.isStill(epoch) else {
             throw SessionError(.sessionEnded, process: .authentication, message: "the session ended during the refresh")
         }
         if response.status >= 500 || Self.asksForDPoPNonce(response) {
             // The provider failed visibly, or asked again for a DPoP nonce (the request was not
             // processed, RFC 9449 §8; a fleet of provider nodes with nonces of their own does it):
             // the refresh token was not spent, so the session stays and the next call tries again.
-            try? await storeOnly(tokens, ifGeneration: startGeneration, process: .authentication)
+            try? await storeOnly(tokens, ifStill: epoch, process: .authentication)
             throw ProviderExchange.statusError(response, process: .authentication, purpose: "refresh")
         }
         let refreshed: SessionTokens
@@ -251,9 +250,9 @@ extension SessionClient {
             refreshed = tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: tokens.scopes, subject: subject, previous: tokens)
                 .bound(to: binding)
         } catch let error as SessionError {
-            throw try await abandonSession(after: error, ifGeneration: startGeneration)
+            throw try await abandonSession(after: error, ifStill: epoch)
         }
-        try await persist(refreshed, ifGeneration: startGeneration)
+        try await persist(refreshed, ifStill: epoch)
         emit(.tokensRefreshed(refreshed))
         log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
         return refreshed
@@ -261,8 +260,8 @@ extension SessionClient {
 
     /// Clears the session after a refresh that was refused or whose outcome is unknown, and
     /// returns the `reauthenticationRequired` error to throw (keeping the provider's strings).
-    private func abandonSession(after cause: SessionError, ifGeneration expected: Int) async throws -> SessionError {
-        let wasCurrent = generation == expected
+    private func abandonSession(after cause: SessionError, ifStill expected: SessionState.Epoch) async throws -> SessionError {
+        let wasCurrent = state.isStill(expected)
         if wasCurrent {
             try await endLocalSession(process: .authentication)
         }

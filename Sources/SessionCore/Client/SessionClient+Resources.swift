@@ -140,7 +140,7 @@ extension SessionClient {
     /// request of its own.
     private func tokensReplacing(_ token: String, credential: @escaping @Sendable (SessionTokens) throws -> String) async throws -> SessionTokens {
         let stillRefused: @Sendable (SessionTokens) -> Bool = { tokens in (try? credential(tokens)).map { Exact.equal($0, token) } ?? true }
-        if let current, !stillRefused(current) { return current }
+        if let current = state.tokens, !stillRefused(current) { return current }
         return try await refresh(unless: stillRefused)
     }
 

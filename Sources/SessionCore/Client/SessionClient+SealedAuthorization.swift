@@ -52,7 +52,7 @@ extension SessionClient {
     ///   store's `storageFailed`; then as ``completeAuthorization(callbackURL:)``.
     public func completeAuthorization(callbackURL: URL, pending: SealedAuthorization, key: AuthorizationSealingKey,
                                       finishedIn shared: PendingAuthorizationStore? = nil) async throws -> SessionTokens {
-        let startGeneration = generation
+        let epoch = state.epoch
         do {
             guard let payload = try SealedAuthorizationPayload.open(pending, with: key, for: configuration) else {
                 throw Self.sealRefused("the sealed sign-in cannot be opened with this key for this client, or was changed")
@@ -72,7 +72,7 @@ extension SessionClient {
             if let shared, try await !shared.noteFinished(key: "sealed." + digest, expiresAt: Date(timeIntervalSince1970: payload.expiresAt)) {
                 throw Self.sealRefused("the sealed sign-in was finished before, on another server")
             }
-            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+            return try await finishAuthorization(request, response, ifStill: epoch)
         } catch let error as SessionError {
             throw error.in(.authentication)
         }

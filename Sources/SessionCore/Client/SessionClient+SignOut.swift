@@ -35,17 +35,17 @@ extension SessionClient {
             // store that holds nothing or cannot be read, the ones in memory: an unreadable store
             // must not keep the user from signing out (clearing deletes it below).
             var session = try? await store.load()
-            if session == nil { session = current }
+            if session == nil { session = state.tokens }
             if let tokens = session {
                 // Marked first: an app that dies after the provider revoked the tokens but
                 // before the store is cleared must not find a session that looks usable.
-                let startGeneration = generation
-                try await storeOnly(tokens.marked(.revocation), ifGeneration: startGeneration, process: .endSession)
+                let epoch = state.epoch
+                try await storeOnly(tokens.marked(.revocation), ifStill: epoch, process: .endSession)
                 do {
                     try await revoke(tokens)
                     revoked = true
                 } catch {
-                    try? await storeOnly(tokens, ifGeneration: startGeneration, process: .endSession)
+                    try? await storeOnly(tokens, ifStill: epoch, process: .endSession)
                     throw error
                 }
             }

@@ -59,7 +59,7 @@ extension SessionClient {
     ///   ``completeAuthorization(callbackURL:)``.
     public func completeAuthorization(callbackURL: URL, pendingIn store: PendingAuthorizationStore,
                                       binding: BrowserBinding?) async throws -> SessionTokens {
-        let startGeneration = generation
+        let epoch = state.epoch
         do {
             let states = (URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []).filter { Exact.equal($0.name, "state") }
             guard states.count == 1, let state = states.first?.value, !state.isEmpty else {
@@ -77,7 +77,7 @@ extension SessionClient {
             }
             let request = try opener.open(sealed).request()
             let response = try AuthorizationResponse(callbackURL: callbackURL, request: request)
-            return try await finishAuthorization(request, response, ifGeneration: startGeneration)
+            return try await finishAuthorization(request, response, ifStill: epoch)
         } catch let error as SessionError {
             throw error.in(.authentication)
         }

@@ -21,46 +21,30 @@ import Foundation
 public actor SessionClient {
     /// The provider the session is on, shared with every other session on it.
     public nonisolated let provider: OpenIDProvider
-    /// The configuration the client was created with (its provider's).
-    public nonisolated let configuration: SessionConfiguration
     let store: TokenStore
-    let exchange: ProviderExchange
-    nonisolated let clock: SessionClock
-    let log: LogSink
-
-    var pending: AuthorizationRequest?
-    /// The session in memory; nil when signed out.
-    var current: SessionTokens?
-    /// Bumped whenever the session ends, so work started before cannot write tokens back.
-    var generation = 0
+    /// The session: its tokens, epoch, loaded DPoP key and what was last seen of the store.
+    var state = SessionState()
     let refreshFlight = SingleFlight<SessionTokens>()
-    /// Hears the session's ``SessionEvent``s.
-    var eventHandler: (@Sendable (SessionEvent) -> Void)?
-    var storeBusy = false
-    /// Whether the log already said that the provider's tokens live shorter than the leeway.
-    var toldShortLifetime = false
-    var storeWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The DPoP nonce each server gave last (RFC 9449 §8, §9), by origin.
-    var dpopNonces: [String: String] = [:]
-    /// The session's DPoP key as last read from its tokens: reading one is costly (libcrypto's
-    /// decoders), so a request does not pay for it each time.
-    var loadedDPoPKey: DPoPKey?
-    /// The version of the shared store's session last found to be this account's, so the path
-    /// of a fresh token reads the store only after it changed (``TokenStore/storedSessionStamp()``).
-    var seenStoredSession: StoredSessionStamp?
-    /// When a store across the network was last read on the fresh path (its
-    /// ``StoredSessionChangeDetection/reread(every:)``).
-    var storedSessionCheckedAt: Date?
+    /// Store writes, one at a time in arrival order.
+    var storeTurns = StoreTurns()
+    /// The DPoP nonces the servers gave.
+    var dpopNonces = DPoPNonces()
+    /// The sign-in begun here and not finished yet.
+    var pending: AuthorizationRequest?
+    /// Who hears the session's events, and what the log said once.
+    var events = SessionEvents()
+
+    /// The configuration the client was created with (its provider's).
+    public nonisolated var configuration: SessionConfiguration { provider.configuration }
+    nonisolated var exchange: ProviderExchange { provider.exchange }
+    nonisolated var clock: SessionClock { provider.clock }
+    nonisolated var log: LogSink { provider.log }
 
     /// Creates one user's session on `provider`, kept in `store`. Nothing is fetched until first
     /// needed; what the provider publishes is fetched once for all its sessions.
     public init(provider: OpenIDProvider, store: TokenStore = InMemoryTokenStore()) {
         self.provider = provider
-        self.configuration = provider.configuration
         self.store = store
-        self.exchange = provider.exchange
-        self.clock = provider.clock
-        self.log = provider.log
     }
 
     /// Creates a client on a provider of its own. Nothing is fetched until first needed.
@@ -99,5 +83,5 @@ public actor SessionClient {
     }
 
     /// The tokens of the current session, without refreshing; nil when signed out.
-    public var tokens: SessionTokens? { current }
+    public var tokens: SessionTokens? { state.tokens }
 }

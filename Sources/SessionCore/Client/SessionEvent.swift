@@ -17,11 +17,19 @@ extension SessionClient {
     /// synchronously, as each event happens — before the call that caused it returns — so it
     /// must return quickly and must not call back into the client; hand the event on instead.
     public func setEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        eventHandler = handler
+        events.handler = handler
     }
 
     /// Tells the event handler, if any.
     func emit(_ event: SessionEvent) {
-        eventHandler?(event)
+        events.handler?(event)
     }
+}
+
+/// Who hears a session's events, and what its log said once.
+struct SessionEvents {
+    /// Hears the session's ``SessionEvent``s.
+    var handler: (@Sendable (SessionEvent) -> Void)?
+    /// Whether the log already said that the provider's tokens live shorter than the leeway.
+    var toldShortLifetime = false
 }

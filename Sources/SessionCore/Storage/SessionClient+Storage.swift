@@ -16,7 +16,7 @@ extension SessionClient {
     ///   holds something unreadable (`storageCorrupt`) keeps it, for inspection, until
     ///   ``discardStoredSession()`` deletes it; every restore until then fails the same way.
     public func loadStoredSession() async throws -> SessionTokens? {
-        let startGeneration = generation
+        let epoch = state.epoch
         var stored: SessionTokens?
         do {
             stored = try await store.load()
@@ -25,7 +25,7 @@ extension SessionClient {
             error.message += " (it is kept for inspection; discardStoredSession() deletes it, then sign in again)"
             throw error
         }
-        guard generation == startGeneration else { return nil }
+        guard state.isStill(epoch) else { return nil }
         var lostBecause: String?
         if stored?.inFlight != nil {
             // Another process may be refreshing right now: its mark means "interrupted" only once
@@ -33,12 +33,12 @@ extension SessionClient {
             // refresh token was never spent.
             if store.isShared {
                 (stored, lostBecause) = try await store.withRefreshLock {
-                    try await self.recoverInterrupted(try await self.store.load(), ifGeneration: startGeneration)
+                    try await self.recoverInterrupted(try await self.store.load(), ifStill: epoch)
                 }
             } else {
-                (stored, lostBecause) = try await recoverInterrupted(stored, ifGeneration: startGeneration)
+                (stored, lostBecause) = try await recoverInterrupted(stored, ifStill: epoch)
             }
-            guard generation == startGeneration else { return nil }
+            guard state.isStill(epoch) else { return nil }
         }
         if let interrupted = stored?.inFlight {
             log(.warning, "the stored session was waiting for a \(interrupted.rawValue) answer that never came; it is not used")
@@ -49,8 +49,7 @@ extension SessionClient {
                                            message: "a \(interrupted.rawValue) was interrupted before its answer was saved (the app stopped), "
                                                + "and its refresh token may be spent (\(lostBecause ?? "unknown")); sign in again")))
         }
-        current = stored
-        storedSessionCheckedAt = clock.now()
+        state.adopt(stored, at: clock.now())
         if stored != nil { log(.info, "session restored from the store") }
         return stored
     }
@@ -86,16 +85,16 @@ extension SessionClient {
     /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
     /// access token or to adopt tokens obtained elsewhere.
     public func setTokens(_ tokens: SessionTokens) async throws {
-        try await persist(tokens, ifGeneration: generation)
+        try await persist(tokens, ifStill: state.epoch)
     }
 
-    /// Stores `tokens` without making them current, unless the session has ended since
+    /// Stores `tokens` without making them state.tokens, unless the session has ended since
     /// `expected`: the marked copy saved before a refresh or revocation goes out, or the
     /// unmarked one put back when it came to nothing.
     /// - Throws: `sessionEnded`; `storageFailed` when the store cannot save.
-    func storeOnly(_ tokens: SessionTokens, ifGeneration expected: Int, process: SessionError.Process) async throws {
+    func storeOnly(_ tokens: SessionTokens, ifStill expected: SessionState.Epoch, process: SessionError.Process) async throws {
         try await exclusively {
-            guard generation == expected else {
+            guard state.isStill(expected) else {
                 throw SessionError(.sessionEnded, process: process, message: "the session ended meanwhile")
             }
             do {
@@ -106,25 +105,24 @@ extension SessionClient {
         }
     }
 
-    /// Saves `tokens` and makes them current, unless the session has ended since `expected`.
+    /// Saves `tokens` and makes them state.tokens, unless the session has ended since `expected`.
     /// A failed save ends the session: the tokens that could not be saved are dropped, so an
     /// old refresh token is never replayed.
-    func persist(_ tokens: SessionTokens, ifGeneration expected: Int) async throws {
-        if let lifetime = tokens.lifetime, lifetime < configuration.refreshLeeway, !toldShortLifetime {
-            toldShortLifetime = true
+    func persist(_ tokens: SessionTokens, ifStill expected: SessionState.Epoch) async throws {
+        if let lifetime = tokens.lifetime, lifetime < configuration.refreshLeeway, !events.toldShortLifetime {
+            events.toldShortLifetime = true
             log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "
                 + "\(Int(configuration.refreshLeeway)) s: they are refreshed \(Int(tokens.effectiveLeeway(configuration.refreshLeeway))) s before they expire instead")
         }
         try await exclusively {
-            guard generation == expected else {
+            guard state.isStill(expected) else {
                 throw SessionError(.sessionEnded, process: .authentication, message: "the session ended while tokens were being obtained")
             }
             do {
                 try await store.save(tokens)
             } catch {
-                let hadSession = current != nil
-                generation += 1
-                current = nil
+                let hadSession = state.tokens != nil
+                state.end()
                 log(.error, "the token store failed to save; a fresh sign-in is required")
                 do {
                     try await store.clear()
@@ -139,17 +137,14 @@ extension SessionClient {
                 if hadSession { emit(.sessionLost(failure)) }
                 throw failure
             }
-            current = tokens
-            storedSessionCheckedAt = clock.now()
+            state.adopt(tokens, at: clock.now())
         }
     }
 
     /// Ends the session locally: memory first (so nothing started earlier can write back), then
     /// the store.
     func endLocalSession(process: SessionError.Process) async throws {
-        generation += 1
-        current = nil
-        loadedDPoPKey = nil
+        state.end()
         do {
             try await exclusively { try await store.clear() }
         } catch {
@@ -165,14 +160,10 @@ extension SessionClient {
 
     /// Runs `body` while no other store write runs; waiters are served in arrival order.
     func exclusively<T>(_ body: () async throws -> T) async throws -> T {
-        if storeBusy {
-            await withCheckedContinuation { storeWaiters.append($0) }
-        } else {
-            storeBusy = true
+        if !storeTurns.enter() {
+            await withCheckedContinuation { storeTurns.wait($0) }
         }
-        defer {
-            if storeWaiters.isEmpty { storeBusy = false } else { storeWaiters.removeFirst().resume() }
-        }
+        defer { storeTurns.leave() }
         return try await body()
     }
 }
