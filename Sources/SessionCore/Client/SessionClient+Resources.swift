@@ -69,23 +69,12 @@ extension SessionClient {
     }
 
     /// Sends `request` with `token`: the access token of DPoP-bound `tokens` as `DPoP` with a
-    /// proof (RFC 9449 §7), sent once more with the server's nonce when it answers 401
-    /// `use_dpop_nonce` with one it had not given (§9: the request was not processed); any other
-    /// token as `Bearer`.
+    /// proof (RFC 9449 §7, through the one proved send path); any other token as `Bearer`.
     private func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
                               purpose: String) async throws -> HTTPResponse {
         let key = Exact.equal(token, tokens.accessToken) ? try await dpopKeyOrEnd(tokens) : nil
-        func prepared() throws -> HTTPRequest {
-            try proving(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), with: key, accessToken: token)
-        }
-        let response = try await exchange.send(try prepared(), process: process, purpose: purpose)
-        guard key != nil, learnNonce(from: response, of: request.url), response.status == 401,
-              Exact.equal(response.header("WWW-Authenticate").flatMap { OAuthErrorResponse(challenge: $0, scheme: "DPoP") }?.error,
-                          "use_dpop_nonce") else { return response }
-        log(.info, "\(purpose): the server asks for its DPoP nonce; sending once more with it")
-        let second = try await exchange.send(try prepared(), process: process, purpose: purpose)
-        learnNonce(from: second, of: request.url)
-        return second
+        return try await sendProved(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), key: key,
+                                    accessToken: key == nil ? nil : token, process: process, purpose: purpose)
     }
 
     /// Returns `request` with `Authorization: Bearer` and the session's fresh access token,

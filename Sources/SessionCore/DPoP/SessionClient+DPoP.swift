@@ -77,29 +77,39 @@ extension SessionClient {
         return dpopNonces.learn(nonce, from: url)
     }
 
-    /// Sends an authorization server request (token endpoint, pushed request) with a proof made
-    /// with `key`, and once more when the server answers `use_dpop_nonce` with a nonce it had not
-    /// given before (RFC 9449 §8): that answer says the request was not processed.
-    func attemptProved(_ request: HTTPRequest, key: DPoPKey?, purpose: String) async throws -> Result<HTTPResponse, HTTPTransportError> {
-        let first = await exchange.attempt(try proving(request, with: key), purpose: purpose)
+    /// The one way a request with a proof is sent: `request` with a proof made with `key` (for a
+    /// resource request, one over `accessToken` too), sent once more when the server answers
+    /// `use_dpop_nonce` with a nonce it had not given — an authorization server's 400 (RFC 9449 §8)
+    /// or a resource server's 401 `DPoP` challenge (§9) — since the request was not processed.
+    /// Every nonce an answer carries is remembered for the next request to that server, the
+    /// retry's too (§8.2). Without a key, `request` goes as it is.
+    func attemptProved(_ request: HTTPRequest, key: DPoPKey?, accessToken: String? = nil, purpose: String) async throws
+        -> Result<HTTPResponse, HTTPTransportError> {
+        let first = await exchange.attempt(try proving(request, with: key, accessToken: accessToken), purpose: purpose)
         guard key != nil, case .success(let response) = first, learnNonce(from: response, of: request.url),
               Self.asksForDPoPNonce(response) else { return first }
         log(.info, "\(purpose): the server asks for its DPoP nonce; sending once more with it")
-        let second = await exchange.attempt(try proving(request, with: key), purpose: purpose)
-        // A server that rotates its nonces gives the next one here (§8.2): the next call uses it.
-        if case .success(let response) = second { learnNonce(from: response, of: request.url) }
+        let second = await exchange.attempt(try proving(request, with: key, accessToken: accessToken), purpose: purpose)
+        if case .success(let answer) = second { learnNonce(from: answer, of: request.url) }
         return second
     }
 
-    /// True for an authorization server's `use_dpop_nonce` answer (RFC 9449 §8), which says the
-    /// request was not processed: nothing it carried was spent.
+    /// True for a `use_dpop_nonce` answer: an authorization server's error (400), or a resource
+    /// server's `DPoP` challenge (401). Either says the request was not processed.
     static func asksForDPoPNonce(_ response: HTTPResponse) -> Bool {
-        response.status == 400 && Exact.equal(OAuthErrorResponse(json: response.body)?.error, "use_dpop_nonce")
+        switch response.status {
+        case 400: Exact.equal(OAuthErrorResponse(json: response.body)?.error, "use_dpop_nonce")
+        case 401: Exact.equal(response.header("WWW-Authenticate").flatMap { OAuthErrorResponse(challenge: $0, scheme: "DPoP") }?.error,
+                              "use_dpop_nonce")
+        default: false
+        }
     }
 
-    /// As ``attemptProved(_:key:purpose:)``; a transport failure throws the matching error.
-    func sendProved(_ request: HTTPRequest, key: DPoPKey?, process: SessionError.Process, purpose: String) async throws -> HTTPResponse {
-        switch try await attemptProved(request, key: key, purpose: purpose) {
+    /// As ``attemptProved(_:key:accessToken:purpose:)``; a transport failure throws the matching
+    /// error, attributed to `process`.
+    func sendProved(_ request: HTTPRequest, key: DPoPKey?, accessToken: String? = nil, process: SessionError.Process,
+                    purpose: String) async throws -> HTTPResponse {
+        switch try await attemptProved(request, key: key, accessToken: accessToken, purpose: purpose) {
         case .success(let response): return response
         case .failure(let failure): throw ProviderExchange.sessionError(failure, process: process, purpose: purpose)
         }
