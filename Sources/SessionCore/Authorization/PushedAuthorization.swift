@@ -49,22 +49,3 @@ enum PushedAuthorization {
         return items.filter { !Exact.contains(own, $0.name) }.map { ($0.name, $0.value ?? "") }
     }
 }
-
-extension SessionClient {
-    /// Pushes `request`'s parameters to the provider (with the client's authentication, and a
-    /// DPoP proof made with the key its code is bound to) and
-    /// returns the request the browser is sent to: the authorization endpoint with `client_id`
-    /// and `request_uri` only, expiring when the provider said.
-    func pushed(_ request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> AuthorizationRequest {
-        guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else { return request }
-        let post = try provider.clientRequest(endpoint, PushedAuthorization.parameters(of: request, endpoint: metadata.authorizationEndpoint),
-                                              metadata: metadata, process: .authentication)
-        let response = try await sendProved(post, key: request.dpopKey, process: .authentication, purpose: "pushed authorization request")
-        let reference = try PushedAuthorization.reference(response)
-        guard let url = FormEncoding.url(metadata.authorizationEndpoint,
-                                         appending: [("client_id", configuration.clientID), ("request_uri", reference.requestURI)]) else {
-            throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization URL cannot be built")
-        }
-        return request.pointing(to: url, expiresAt: clock.now().addingTimeInterval(reference.expiresIn))
-    }
-}

@@ -22,21 +22,10 @@ extension SessionClient {
         return request
     }
 
-    /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere. With DPoP,
-    /// its code is bound to a fresh key when `bindingCode` (the key stays with the request, in
-    /// memory); otherwise the exchange makes the key.
+    /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere
+    /// (``AuthorizationCodeFlow/makeRequest(scopes:redirectURI:bindingCode:)``).
     func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool = true) async throws -> AuthorizationRequest {
-        let scopes = try configuration.requestedScopes(scopes, allowingNone: false)
-        guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
-            || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
-            throw SessionError(.invalidConfiguration, process: .authentication,
-                               message: "the agent's redirect URI differs from the configured one in more than its loopback port")
-        }
-        let metadata = try await discover()
-        let key = bindingCode ? try newDPoPKey(metadata: metadata) : nil
-        let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI,
-                                               dpopKey: key)
-        return try PushedAuthorization.isUsed(configuration: configuration, metadata: metadata) ? try await pushed(request, metadata: metadata) : request
+        try await AuthorizationCodeFlow(provider: provider).makeRequest(scopes: scopes, redirectURI: redirectURI, bindingCode: bindingCode)
     }
 
     /// True when an authorization is pending and `url` addresses its redirect URI. Does not
@@ -93,13 +82,12 @@ extension SessionClient {
         }
     }
 
-    /// Exchanges an accepted response's code and keeps the tokens, unless the session ended
-    /// since `epoch`.
+    /// Exchanges an accepted response's code (``AuthorizationCodeFlow``) and adopts the tokens,
+    /// unless the session ended since `epoch`.
     func finishAuthorization(_ request: AuthorizationRequest, _ response: AuthorizationResponse,
                              ifStill epoch: SessionState.Epoch) async throws -> SessionTokens {
-        let metadata = try await discover()
-        let tokens = try await exchangeCode(response.code, request: request, metadata: metadata)
-        try await persist(tokens, ifStill: epoch)
+        let tokens = try await AuthorizationCodeFlow(provider: provider).exchange(response, for: request)
+        try await adopt(tokens, ifStill: epoch)
         log(.info, "sign-in completed (\(request.scopes.joined(separator: " ")))")
         return tokens
     }
@@ -168,26 +156,5 @@ extension SessionClient {
 
     private func consumePending(_ request: AuthorizationRequest) {
         if Exact.equal(pending?.state, request.state) { pending = nil }
-    }
-
-    /// The code exchange (RFC 6749 §4.1.3 with RFC 7636 §4.5) and ID-token validation.
-    private func exchangeCode(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata) async throws -> SessionTokens {
-        let form = try provider.clientRequest(metadata.tokenEndpoint, [
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", request.redirectURI.absoluteString),
-            ("code_verifier", request.pkce.verifier),
-        ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
-        let key = try request.dpopKey ?? newDPoPKey(metadata: metadata)
-        let response = try await sendProved(form, key: key, process: .authentication, purpose: "code exchange")
-        let tokenResponse = try TokenResponse(response: response, purpose: "code exchange")
-        let binding = try binding(of: tokenResponse, provedWith: key, purpose: "code exchange")
-        var subject: String?
-        if let idToken = tokenResponse.idToken {
-            subject = try await provider.validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
-        } else if request.requestsIDToken {
-            throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
-        }
-        return tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: request.scopes, subject: subject).bound(to: binding)
     }
 }

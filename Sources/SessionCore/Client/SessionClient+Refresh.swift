@@ -219,7 +219,7 @@ extension SessionClient {
         // knows this refresh token may be spent and does not send it again.
         try await storeOnly(tokens.marked(.refresh, at: clock.now()), ifStill: epoch, process: .authentication)
         let response: HTTPResponse
-        switch try await attemptProved(request, key: key, purpose: "refresh") {
+        switch try await provider.attemptProved(request, key: key, purpose: "refresh") {
         case .success(let received):
             response = received
         case .failure(let failure) where !failure.mayHaveReachedServer || failure.kind == .cancelled:
@@ -232,7 +232,7 @@ extension SessionClient {
         guard state.isStill(epoch) else {
             throw SessionError(.sessionEnded, process: .authentication, message: "the session ended during the refresh")
         }
-        if response.status >= 500 || Self.asksForDPoPNonce(response) {
+        if response.status >= 500 || OpenIDProvider.asksForDPoPNonce(response) {
             // The provider failed visibly, or asked again for a DPoP nonce (the request was not
             // processed, RFC 9449 §8; a fleet of provider nodes with nonces of their own does it):
             // the refresh token was not spent, so the session stays and the next call tries again.
@@ -246,13 +246,13 @@ extension SessionClient {
             if let idToken = tokenResponse.idToken {
                 subject = try await provider.validateIDToken(idToken, nonce: nil, subject: tokens.subject, metadata: metadata).subject
             }
-            let binding = try binding(of: tokenResponse, provedWith: key, purpose: "refresh")
+            let binding = try provider.binding(of: tokenResponse, provedWith: key, purpose: "refresh")
             refreshed = tokenResponse.sessionTokens(receivedAt: clock.now(), requestedScopes: tokens.scopes, subject: subject, previous: tokens)
                 .bound(to: binding)
         } catch let error as SessionError {
             throw try await abandonSession(after: error, ifStill: epoch)
         }
-        try await persist(refreshed, ifStill: epoch)
+        try await adopt(refreshed, ifStill: epoch)
         emit(.tokensRefreshed(refreshed))
         log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
         return refreshed

@@ -73,7 +73,7 @@ extension SessionClient {
     private func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
                               purpose: String) async throws -> HTTPResponse {
         let key = Exact.equal(token, tokens.accessToken) ? try await dpopKeyOrEnd(tokens) : nil
-        return try await sendProved(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), key: key,
+        return try await provider.sendProved(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), key: key,
                                     accessToken: key == nil ? nil : token, process: process, purpose: purpose)
     }
 
@@ -118,7 +118,7 @@ extension SessionClient {
             return authorized
         }
         authorized.setValue("DPoP \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
-        authorized.setValue(try proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken),
+        authorized.setValue(try provider.proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken),
                             forHTTPHeaderField: "DPoP")
         return authorized
     }

@@ -27,8 +27,6 @@ public actor SessionClient {
     let refreshFlight = SingleFlight<SessionTokens>()
     /// Store writes, one at a time in arrival order.
     var storeTurns = StoreTurns()
-    /// The DPoP nonces the servers gave.
-    var dpopNonces = DPoPNonces()
     /// The sign-in begun here and not finished yet.
     var pending: AuthorizationRequest?
     /// Who hears the session's events, and what the log said once.

@@ -44,6 +44,8 @@ public final class OpenIDProvider: Sendable {
     /// The sealed authorizations finished here, by a digest of their `state`, until they expire:
     /// each is finished once on this provider.
     let finishedSealedAuthorizations = Locked<[String: Date]>([:])
+    /// The DPoP nonces the servers gave, for every session and flow on this provider.
+    let dpopNonces = Locked(DPoPNonces())
 
     /// Creates a provider. Nothing is fetched until first needed.
     /// - Parameters:

@@ -85,10 +85,10 @@ extension SessionClient {
     /// Replaces the session's tokens in memory and in the store, e.g. to simulate an expired
     /// access token or to adopt tokens obtained elsewhere.
     public func setTokens(_ tokens: SessionTokens) async throws {
-        try await persist(tokens, ifStill: state.epoch)
+        try await adopt(tokens, ifStill: state.epoch)
     }
 
-    /// Stores `tokens` without making them state.tokens, unless the session has ended since
+    /// Stores `tokens` without making them current, unless the session has ended since
     /// `expected`: the marked copy saved before a refresh or revocation goes out, or the
     /// unmarked one put back when it came to nothing.
     /// - Throws: `sessionEnded`; `storageFailed` when the store cannot save.
@@ -105,10 +105,11 @@ extension SessionClient {
         }
     }
 
-    /// Saves `tokens` and makes them state.tokens, unless the session has ended since `expected`.
-    /// A failed save ends the session: the tokens that could not be saved are dropped, so an
-    /// old refresh token is never replayed.
-    func persist(_ tokens: SessionTokens, ifStill expected: SessionState.Epoch) async throws {
+    /// The one way tokens become the session's — a sign-in flow's, a refresh's, the app's own:
+    /// saves `tokens` and makes them current, unless the session has ended since `expected`. A
+    /// failed save ends the session: the tokens that could not be saved are dropped, so an old
+    /// refresh token is never replayed.
+    func adopt(_ tokens: SessionTokens, ifStill expected: SessionState.Epoch) async throws {
         if let lifetime = tokens.lifetime, lifetime < configuration.refreshLeeway, !events.toldShortLifetime {
             events.toldShortLifetime = true
             log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The Device Authorization Grant (RFC 8628) at a provider: a sign-in approved in a browser on
+/// another device, for machines that have none (a tool over SSH, a container, a TV). It asks for
+/// the codes, then polls the token endpoint until the user decides, and returns validated tokens
+/// for a session to adopt.
+struct DeviceAuthorizationFlow: Sendable {
+    /// The grant type of a device code at the token endpoint (RFC 8628 §3.4).
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    let provider: OpenIDProvider
+
+    private var configuration: SessionConfiguration { provider.configuration }
+
+    /// The user code and the URL where the user enters it, for `scopes` (nil: the configuration's
+    /// defaults; empty: none, the provider's default, and no ID token expected).
+    /// - Throws: `unsupportedProviderFeature` without a device authorization endpoint; bad scopes;
+    ///   the provider's OAuth error; `invalidResponse`; transport errors.
+    func begin(scopes: [String]?) async throws -> DeviceAuthorization {
+        let scopes = try configuration.requestedScopes(scopes, allowingNone: true)
+        let metadata = try await provider.discover()
+        guard let endpoint = configuration.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {
+            throw SessionError(.unsupportedProviderFeature, process: .authentication,
+                               message: "the provider offers no device sign-in (its discovery has no device_authorization_endpoint)")
+        }
+        let parameters = scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]
+        let request = try provider.clientRequest(endpoint, parameters, metadata: metadata, process: .authentication)
+        let response = try await provider.exchange.send(request, process: .authentication, purpose: "device authorization")
+        let authorization = try DeviceAuthorization(response: response, scopes: scopes, now: provider.clock.now())
+        provider.log(.info, "device sign-in started: \(authorization)")
+        return authorization
+    }
+
+    /// Polls until the user approved `authorization` (its validated tokens) or denied it. Polls
+    /// never come faster than the interval: `authorization_pending` waits it again, `slow_down`
+    /// lengthens it by 5 seconds for the rest of the sign-in (RFC 8628 §3.5); a poll that fails in
+    /// transit or gets a 5xx is logged and polling goes on; the codes' expiry ends it.
+    /// - Throws: `accessDenied`; `expiredToken`; `cancelled`; another OAuth error; ID-token errors.
+    func tokens(for authorization: DeviceAuthorization) async throws -> SessionTokens {
+        let metadata = try await provider.discover()
+        let key = try provider.newDPoPKey(metadata: metadata)
+        let clock = provider.clock
+        var interval = authorization.interval
+        while true {
+            guard clock.now().addingTimeInterval(interval) < authorization.expiresAt else {
+                throw SessionError(.expiredToken, process: .authentication, message: "device sign-in: the code expired before it was approved")
+            }
+            do {
+                try await clock.sleep(seconds: interval)
+            } catch {
+                throw SessionError.cancelled(.authentication, "the device sign-in")
+            }
+            let request = try provider.clientRequest(metadata.tokenEndpoint, [
+                ("grant_type", Self.grantType),
+                ("device_code", authorization.deviceCode),
+            ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
+            let response: HTTPResponse
+            switch try await provider.attemptProved(request, key: key, purpose: "device token poll") {
+            case .success(let received):
+                response = received
+            case .failure(let failure) where failure.kind == .cancelled || Task.isCancelled:
+                throw SessionError.cancelled(.authentication, "the device sign-in")
+            case .failure(let failure):
+                provider.log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on")
+                continue
+            }
+            if response.status >= 500 {
+                provider.log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on")
+                continue
+            }
+            if response.status != 200 {
+                // RFC 8628 §3.5's codes, compared exactly as every protocol string is.
+                let error = OAuthErrorResponse(json: response.body)?.error
+                if Exact.equal(error, "authorization_pending") { continue }
+                if Exact.equal(error, "slow_down") {
+                    interval += 5
+                    continue
+                }
+                throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
+            }
+            return try await tokens(from: response, scopes: authorization.scopes, metadata: metadata, key: key)
+        }
+    }
+
+    /// The tokens of a successful poll, the ID token validated when `openid` was asked for.
+    private func tokens(from response: HTTPResponse, scopes: [String], metadata: ProviderMetadata, key: DPoPKey?) async throws -> SessionTokens {
+        let tokenResponse = try TokenResponse(response: response, purpose: "device token poll")
+        let binding = try provider.binding(of: tokenResponse, provedWith: key, purpose: "device token poll")
+        var subject: String?
+        if let idToken = tokenResponse.idToken {
+            subject = try await provider.validateIDToken(idToken, nonce: nil, subject: nil, metadata: metadata).subject
+        } else if scopes.contains("openid") {
+            throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token, though openid was asked for (a provider whose device grant issues none needs scopes without openid)")
+        }
+        return tokenResponse.sessionTokens(receivedAt: provider.clock.now(), requestedScopes: scopes, subject: subject).bound(to: binding)
+    }
+}
