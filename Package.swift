@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "SessionKeyring", targets: ["SessionKeyring"]),
         // Sessions in PostgreSQL for a fleet of servers on Linux (libpq, loaded when first used).
         .library(name: "SessionPostgres", targets: ["SessionPostgres"]),
+        // Readers of the sessions legacy SDKs stored (binary property lists, keyed archives).
+        .library(name: "LegacySessionReaders", targets: ["LegacySessionReaders"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "SessionFacadeTesting", targets: ["SessionFacadeTesting"]),
@@ -70,7 +72,8 @@ let package = Package(
             "SessionCore",
             .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
         ]),
-        .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication"]),
+        .target(name: "LegacySessionReaders", dependencies: ["SessionCore"]),
+        .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication", "LegacySessionReaders"]),
         .target(
             name: "SessionTesting",
             dependencies: [
@@ -83,9 +86,9 @@ let package = Package(
         ),
         // The facade's test double: a listener that records every callback and the queue it ran on.
         .target(name: "SessionFacadeTesting", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"]),
-        .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions"], path: "Compat/NetIdCompat"),
-        .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GrabIdCompat"),
-        .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore"], path: "Compat/GoogleSignInCompat"),
+        .target(name: "NetIdCompat", dependencies: ["SessionFacade", "SessionCore", "SessionPermissions", "LegacySessionReaders"], path: "Compat/NetIdCompat"),
+        .target(name: "GrabIdCompat", dependencies: ["SessionFacade", "SessionCore", "LegacySessionReaders"], path: "Compat/GrabIdCompat"),
+        .target(name: "GoogleSignInCompat", dependencies: ["SessionFacade", "SessionCore", "LegacySessionReaders"], path: "Compat/GoogleSignInCompat"),
         // YeboID for Swift is async-first: its compat module sits on the core, not the facade.
         .target(name: "YeboIDCompat", dependencies: ["SessionCore", "SessionWebAuthentication"], path: "Compat/YeboIDCompat"),
         .executableTarget(
@@ -136,7 +139,8 @@ let package = Package(
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
-        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting"]),
+        .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting",
+                                                        "LegacySessionReaders"]),
         // Runs the built session-demo; shared by the demo's tests and the interop tests.
         .target(name: "DemoTestSupport", path: "Tests/DemoTestSupport"),
         .testTarget(name: "SessionDemoTests", dependencies: ["DemoTestSupport", "SessionTesting", "SessionCore"]),
@@ -145,12 +149,12 @@ let package = Package(
         // Legacy apps are usually Swift 5 code: the compat tests are compiled as such.
         .testTarget(
             name: "GrabIdCompatTests",
-            dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
+            dependencies: ["GrabIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting", "LegacySessionReaders"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "GoogleSignInCompatTests",
-            dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
+            dependencies: ["GoogleSignInCompat", "SessionCore", "SessionTesting", "SessionFacadeTesting", "SessionFacade", "LegacySessionReaders"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The same modules from Swift 6 language mode.
@@ -165,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetIdCompatTests",
-            dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting"],
+            dependencies: ["NetIdCompat", "SessionFacade", "SessionCore", "SessionTesting", "SessionFacadeTesting", "LegacySessionReaders"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ],
@@ -199,7 +203,7 @@ if Context.environment["SESSION_FUZZ"] == "1" {
     package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
     package.targets.append(.executableTarget(
         name: "SessionFuzz",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "LoopbackHTTP"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "LoopbackHTTP", "LegacySessionReaders"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

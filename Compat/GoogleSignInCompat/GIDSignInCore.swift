@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LegacySessionReaders
 import SessionCore
 import SessionFacade
 

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import LegacySessionReaders
 import SessionCore
 import SessionFacade
 

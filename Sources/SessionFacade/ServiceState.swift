@@ -1,3 +1,4 @@
+import LegacySessionReaders
 import SessionCore
 import SessionPermissions
 

@@ -1,4 +1,5 @@
 import Foundation
+import LegacySessionReaders
 import SessionCore
 
 /// Carrying over the session a legacy SDK left, so that switching SDKs signs nobody out.

@@ -1,4 +1,5 @@
 import Foundation
+import LegacySessionReaders
 import SessionCore
 import SessionPermissions
 

@@ -1,5 +1,6 @@
 import Foundation
 import GoogleSignInCompat
+import LegacySessionReaders
 import SessionCore
 import SessionFacade
 import SessionFacadeTesting

@@ -1,5 +1,6 @@
 import Foundation
 import GrabIdCompat
+import LegacySessionReaders
 import SessionCore
 import SessionTesting
 import XCTest

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LegacySessionReaders
 import NetIdCompat
 import SessionCore
 import SessionFacadeTesting
