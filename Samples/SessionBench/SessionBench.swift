@@ -7,6 +7,9 @@ enum SessionBench {
         if CommandLine.arguments.dropFirst().first == SharedSession.childFlag {
             await SharedSession.child(Array(CommandLine.arguments.dropFirst(2)))
         }
+        if CommandLine.arguments.dropFirst().first == ProfileLoop.flag {
+            await ProfileLoop.run(Array(CommandLine.arguments.dropFirst(2)))
+        }
         #if canImport(CLibPQ)
         if CommandLine.arguments.dropFirst().first == FleetSessions.nodeFlag {
             await FleetSessions.node(Array(CommandLine.arguments.dropFirst(2)))

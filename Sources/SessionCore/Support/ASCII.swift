@@ -14,6 +14,21 @@ package enum ASCII {
         String(decoding: text.utf8.map(lowercase), as: UTF8.self)
     }
 
+    /// `text` without the spaces and horizontal tabs at its ends (HTTP's optional whitespace,
+    /// RFC 9110 §5.6.3), found byte by byte rather than by Foundation's character sets.
+    package static func trimmingWhitespace(_ text: Substring) -> Substring {
+        let utf8 = text.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isWhitespace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isWhitespace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return text[start..<end]
+    }
+
+    /// True for a space or a horizontal tab.
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
     /// True for `A`–`Z`, `a`–`z` and `0`–`9`.
     package static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)

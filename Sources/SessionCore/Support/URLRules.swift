@@ -5,13 +5,16 @@ import Foundation
 package enum URLRules {
     /// True for `127.0.0.0/8`, `::1` and `localhost`: where an endpoint may use plain http.
     package static func isLoopback(host: String?) -> Bool {
-        host?.lowercased() == "localhost" || isLoopbackIPLiteral(host: host)
+        guard let host else { return false }
+        return ASCII.equalIgnoringCase(host, "localhost") || isLoopbackIPLiteral(host: host)
     }
 
     /// True for an IP literal in `127.0.0.0/8` or `::1` (brackets allowed): what an http redirect
     /// URI must name (RFC 8252 §7.3, §8.3: not `localhost`, which a resolver may send elsewhere).
     package static func isLoopbackIPLiteral(host: String?) -> Bool {
-        guard let host = host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        guard var host = host?[...] else { return false }
+        while host.first == "[" { host = host.dropFirst() }
+        while host.last == "]" { host = host.dropLast() }
         if host == "::1" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
@@ -19,8 +22,8 @@ package enum URLRules {
 
     /// True when `url` is https, or http on a loopback host.
     package static func isSecureEndpoint(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
-        return scheme == "https" || (scheme == "http" && isLoopback(host: url.host))
+        guard let scheme = url.scheme, let host = url.host else { return false }
+        return ASCII.equalIgnoringCase(scheme, "https") || (ASCII.equalIgnoringCase(scheme, "http") && isLoopback(host: host))
     }
 
     /// True when `a` and `b` have one origin (RFC 6454): scheme and host compared without regard

@@ -23,6 +23,6 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The media type of the body without parameters, lowercased.
     var mediaType: String? {
-        header("Content-Type")?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        header("Content-Type")?.split(separator: ";", maxSplits: 1).first.map { ASCII.caseFolded(ASCII.trimmingWhitespace($0)) }
     }
 }

@@ -31,8 +31,7 @@ struct CurlResponseParts {
     mutating func take(headerLine bytes: UnsafeRawBufferPointer) -> Bool {
         headerBytes += bytes.count
         guard headerBytes <= Self.maximumHeaderBytes else { return false }
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             // A new response: its own fields, but the transfer's byte budget goes on.
             let spent = headerBytes
             self = CurlResponseParts()
@@ -40,18 +39,21 @@ struct CurlResponseParts {
             hasStatusLine = true
             return true
         }
-        let trimmed = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))
-        guard !trimmed.isEmpty else { return true }
-        if trimmed.first == " " || trimmed.first == "\t" {
+        // The line without its line break, read byte by byte (Foundation's trimming is slow).
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        guard end > 0 else { return true }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)[...]
+        if ASCII.isWhitespace(bytes[0]) {
             // An obsolete folded continuation (RFC 9112 §5.2): part of the previous field's value.
-            if let lastName { headers[lastName, default: ""] += " " + trimmed.trimmingCharacters(in: .whitespaces) }
+            if let lastName { headers[lastName, default: ""] += " " + ASCII.trimmingWhitespace(line) }
             return true
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return true }
+        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return true }
         fieldCount += 1
         guard fieldCount <= Self.maximumFieldCount else { return false }
-        let name = String(trimmed[..<colon])
-        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = String(line[..<colon])
+        let value = String(ASCII.trimmingWhitespace(line[line.utf8.index(after: colon)...]))
         // A field sent more than once is one comma-separated list (RFC 9110 §5.3), under its first spelling.
         let folded = ASCII.caseFolded(name)
         let key = spellings[folded] ?? name

@@ -102,11 +102,15 @@ final class CurlTransfer: @unchecked Sendable {
         try check(clibcurl_setopt_pointer(easy, CLIBCURLOPT_HEADERDATA, me))
     }
 
+    /// True for a byte of an HTTP token (RFC 9110 §5.6.2).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        ASCII.isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+
     private func configureMethod(_ request: HTTPRequest) throws {
         let method = request.method
         // A method is a token (RFC 9110 §9.1): anything else would be written into the request line as is.
-        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".unicodeScalars)
-        guard !method.isEmpty, method.unicodeScalars.allSatisfy(tokenCharacters.contains) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
             throw HTTPTransportError(.cannotConnect, detail: "the request method is not an HTTP token")
         }
         // Method names are case-sensitive (RFC 9110 §9.1), so they are compared byte for byte.
