@@ -101,7 +101,8 @@ let package = Package(
             dependencies: ["SessionFacade", "SessionCore", "SessionTesting", "SessionPostgres",
                            .target(name: "CLibCurl", condition: .when(platforms: [.linux])),
                            .target(name: "CLibPQ", condition: .when(platforms: [.linux]))],
-            path: "Samples/SessionBench"
+            path: "Samples/SessionBench",
+            exclude: ["README.md"]
         ),
         // One legacy-style sample per Compat module, in Swift 5 mode like the apps they stand for.
         .executableTarget(

@@ -9,7 +9,7 @@ import SessionFacade
 /// the names Swift's importer gives it: what ``GIDAuthentication/fetcherAuthorizer()`` returns.
 /// Its selector-based `authorizeRequest(_:delegate:didFinish:)` is not here (there is no
 /// Objective-C runtime to call a selector on Linux), nor is it GTMSessionFetcher's own protocol:
-/// Google's REST clients cannot take it as their `authorizer` (MIGRATION.md).
+/// Google's REST clients cannot take it as their `authorizer` (<doc:DifferencesFromGoogleSignIn>).
 public protocol GTMFetcherAuthorizationProtocol: NSObjectProtocol {
     /// Adds the authorization to `request`, then calls `handler` with nil, or with the error that
     /// kept it from being authorized.
@@ -33,7 +33,7 @@ public protocol GTMFetcherAuthorizationProtocol: NSObjectProtocol {
 }
 
 /// Authorizes requests with the session's access token, refreshed first when it expires within
-/// the leeway (the facade's rule C8), through ``SessionFacade/SessionService/authorize(_:completion:)``,
+/// the leeway (the facade's rule C8), through `SessionService.authorize(_:completion:)`,
 /// and only while the session is its user's: after that user signs out and another signs in, it
 /// refuses instead of attaching the other user's token. Handlers are called on the sign-in's
 /// callback queue. A request to an insecure URL is refused unless ``shouldAuthorizeAllRequests``,

@@ -5,7 +5,7 @@ import SessionCore
 import SessionFacade
 
 /// Google Sign-In's `GIDSignIn` (the 5.x API, and the 4.x names 5.0 replaced), on top of
-/// ``SessionService``, for any OpenID provider (``issuer``, Google's by default).
+/// `SessionService`, for any OpenID provider (``issuer``, Google's by default).
 ///
 /// The settings (`clientID`, `scopes`, `issuer`, ...) are read when the first operation runs;
 /// the delegates are called on ``callbackQueue`` (main by default). The sign-in page is shown by
@@ -14,7 +14,7 @@ import SessionFacade
 /// window. A sign-in without a client ID reports an error instead of raising an exception.
 ///
 /// `open`, as every class Swift imports from Objective-C is: an app's test double may subclass
-/// it and override its methods. Its state is in a ``GIDSignInCore``, behind a lock, so every
+/// it and override its methods. Its state is in a `GIDSignInCore`, behind a lock, so every
 /// method may be called from any thread.
 open class GIDSignIn: NSObject {
     /// The shared instance. `nonisolated(unsafe)`: it is never replaced, and everything it holds
@@ -74,7 +74,7 @@ open class GIDSignIn: NSObject {
     }
     /// Shows the sign-in page; nil uses the external path (the app passes the redirect to ``handle(_:)``).
     /// Default: a `WebAuthenticationAgent` on Apple platforms, as Google's AppAuth agent was
-    /// (``SessionFacade/PlatformDefaults/authorizationAgent(presentingFrom:)``); nil on Linux.
+    /// (`PlatformDefaults.authorizationAgent(presentingFrom:)`); nil on Linux.
     open var authorizationAgent: AuthorizationAgent? { get { get(\.agent).agent } set { set(\.agent, .chosen(newValue)) } }
     /// Receives the sign-in URL when there is no agent; the app opens it and passes the
     /// redirect to ``handle(_:)``.
@@ -82,7 +82,7 @@ open class GIDSignIn: NSObject {
         get { get(\.urlHandler) }
         set { set(\.urlHandler, newValue) }
     }
-    /// A directory to keep the session file in; nil (the default) uses ``PlatformDefaults/tokenStore(for:)``:
+    /// A directory to keep the session file in; nil (the default) uses `PlatformDefaults.tokenStore(for:)`:
     /// the keychain on Apple platforms, a file in the XDG data directory elsewhere.
     open var storeDirectory: URL? { get { get(\.storeDirectory) } set { set(\.storeDirectory, newValue) } }
     /// Whether the first restore or sign-in that finds no session of its own carries over the one

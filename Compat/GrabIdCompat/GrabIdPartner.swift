@@ -7,7 +7,7 @@ import LegacySessionReaders
 import SessionCore
 import SessionFacade
 
-/// GrabID's partner object, on top of ``SessionService`` (one service per login session).
+/// GrabID's partner object, on top of `SessionService` (one service per login session).
 ///
 /// As GrabID's, `login` ends once the login page is shown and the app hands the redirect to
 /// ``exchangeToken(loginSession:url:completion:)`` from its URL handler; here the page's URL goes
@@ -16,7 +16,7 @@ import SessionFacade
 ///
 /// Every completion is called exactly once, on ``callbackQueue`` (the main queue by default),
 /// never inside the call: GrabID's paths that called back synchronously, or never, are not kept.
-/// MIGRATION.md lists every difference from GrabID.
+/// <doc:DifferencesFromGrabID> lists every difference from GrabID.
 ///
 /// The class is not `Sendable`, as GrabID's is not, so that an app's subclass needs no
 /// concurrency annotation; its mutable state is kept behind a lock.

@@ -7,7 +7,7 @@ import SessionFacade
 /// netID makes in that situation and makes it on every netID listener, in registration order.
 ///
 /// The mapping follows netid-sdk-ios 1.2.0 (`NetIdService`, its managers and `Webservice`); where
-/// it departs, MIGRATION.md says so and why.
+/// it departs, DifferencesFromNetID.md says so and why.
 final class NetIdCallbackTranslator: SessionServiceDelegate, Sendable {
     /// Held strongly and never removed, duplicates included, as netID keeps its listeners.
     private let listeners = Locked<[CallbackQueueBound<NetIdServiceDelegate>]>([])

@@ -18,7 +18,7 @@ public struct NetIdError: Error, Sendable, Equatable {
     }
 }
 
-/// netID's error codes, with netID's raw values. MIGRATION.md lists the SessionError codes
+/// netID's error codes, with netID's raw values. <doc:MigratingFromNetID> lists the SessionError codes
 /// behind each.
 public enum NetIdErrorCode: String, Sendable, CaseIterable {
     /// No complete answer in time.

@@ -7,17 +7,17 @@ import SessionFacade
 /// What `authorize` presents from: a view controller with UIKit, any object without.
 public typealias NetIdPresentationAnchor = PresentationAnchor
 
-/// netID's `NetIdService`, on top of ``SessionService``.
+/// netID's `NetIdService`, on top of `SessionService`.
 ///
 /// Legacy code keeps its calls: `registerListener`, `initialize`, `authorize`, `resumeSession`,
 /// `fetchUserInfo`, `fetchPermissions`, `updatePermission`, `endSession`, `setAccessToken`, and
 /// the layer calls (`setLayerStyle`, `didTapDismiss`, ...) that do not draw anything. The
 /// authorization page is shown by ``authorizationAgent`` (for example a `LoopbackBrowserAgent`),
-/// or, without one, its URL goes to ``SessionService/authorizationURLHandler`` and the app hands
+/// or, without one, its URL goes to `SessionService.authorizationURLHandler` and the app hands
 /// the redirect to ``resumeSession(_:)``, as before.
 ///
 /// Callbacks are netID's, for the same situations, and follow SessionService's contract: on the
-/// callback queue (main by default), once per registration, in call order. MIGRATION.md lists
+/// callback queue (main by default), once per registration, in call order. <doc:DifferencesFromNetID> lists
 /// where they differ from netID's and why.
 ///
 /// The class is not `Sendable`, as netID's is not, so that an app's subclass (a test double,
@@ -63,7 +63,7 @@ open class NetIdService: NSObject {
     /// Shows the authorization page and brings back the redirect; nil uses the external-resume
     /// path (``resumeSession(_:)``). Default: a `WebAuthenticationAgent` on iOS, shown from the
     /// view controller `authorize` is given, as netID's AppAuth agent was
-    /// (``SessionFacade/PlatformDefaults/authorizationAgent(presentingFrom:)``); nil on Linux.
+    /// (`PlatformDefaults.authorizationAgent(presentingFrom:)`); nil on Linux.
     public var authorizationAgent: AuthorizationAgent? {
         get { state.withLock { $0.agent.agent } }
         set { state.withLock { $0.agent = .chosen(newValue) } }
@@ -130,7 +130,7 @@ open class NetIdService: NSObject {
 
     /// Ends the session locally, without a server call, as netID does: `didEndSession()`. An
     /// authorization in progress and every call still waiting end first (see
-    /// ``SessionService/endSession(revokeTokens:completion:)``).
+    /// `SessionService.endSession(revokeTokens:completion:)`).
     public func endSession() {
         service.endSession(revokeTokens: false)
     }

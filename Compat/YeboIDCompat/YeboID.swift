@@ -28,10 +28,15 @@ public final class YeboID: Sendable {
         try self.init(issuer: Self.productionIssuer, clientID: clientID, redirectURI: redirectURI, store: nil)
     }
 
-    /// A client of the YeboID deployment at `issuer` (another environment, or a test provider),
-    /// keeping its session in `store` (nil: the keychain on Apple platforms, a 0600 file under
-    /// `$XDG_DATA_HOME` elsewhere, both named after the issuer and client).
-    /// - Parameter transport: how requests are sent (default: SessionService's own).
+    /// A client of the YeboID deployment at `issuer` (another environment, or a test provider).
+    /// - Parameters:
+    ///   - issuer: the deployment's issuer; its endpoints come from its discovery document.
+    ///   - clientID: the app's public client ID.
+    ///   - redirectURI: the app's private-use or claimed https redirect URI.
+    ///   - scopes: the scopes to ask for (default: `openid`, `profile`, `offline_access`).
+    ///   - store: where the session is kept; nil: the keychain on Apple platforms, a 0600 file
+    ///     under `$XDG_DATA_HOME` elsewhere, both named after the issuer and client.
+    ///   - transport: how requests are sent (default: SessionService's own).
     /// - Throws: as ``init(clientID:redirectURI:)``; `storage_failed` when the default store
     ///   has no place to live.
     public init(issuer: URL, clientID: String, redirectURI: URL, scopes: [String] = YeboID.defaultScopes,

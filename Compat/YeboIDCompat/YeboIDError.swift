@@ -1,8 +1,8 @@
 import Foundation
 import SessionCore
 
-/// An error of YeboID for Swift: a snake_case `code` an app can switch on (MIGRATION.md lists
-/// them), and, when SessionService produced it, the ``SessionCore/SessionError`` behind it.
+/// An error of YeboID for Swift: a snake_case `code` an app can switch on (<doc:MigratingFromYeboID> lists
+/// them), and, when SessionService produced it, the `SessionError` behind it.
 /// Neither ever holds a token.
 public struct YeboIDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, e.g. `user_cancelled`, `offline`, `storage_failed`,

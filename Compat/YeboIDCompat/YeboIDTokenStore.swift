@@ -39,7 +39,7 @@ enum YeboIDStore: Sendable {
     }
 }
 
-/// An app's ``YeboIDTokenStore`` as a core ``SessionCore/TokenStore``, in the package's stored
+/// An app's ``YeboIDTokenStore`` as a core `TokenStore`, in the package's stored
 /// form (which names the issuer and client, and marks a refresh or revocation on its way).
 struct AppStore: TokenStore {
     let store: YeboIDTokenStore

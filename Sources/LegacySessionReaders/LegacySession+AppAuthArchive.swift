@@ -10,7 +10,7 @@ import SessionCore
 /// GTMAppAuthFetcherAuthorization.m). Everything else in the archive is ignored.
 extension LegacySession {
     /// The session in `data`, an archive whose root object is an `OIDAuthState`.
-    /// - Throws: ``SessionError/Code/storageCorrupt`` when `data` is no such archive, or holds no
+    /// - Throws: `SessionError.Code.storageCorrupt` when `data` is no such archive, or holds no
     ///   refresh token.
     public init(appAuthArchive data: Data) throws {
         let archive = try KeyedArchive(data)
@@ -23,7 +23,7 @@ extension LegacySession {
     /// The session in `data`, an archive whose root object is GTMAppAuth's
     /// `GTMAppAuthFetcherAuthorization` (its `authState` holds the `OIDAuthState`), as Google
     /// Sign-In kept it in its keychain item.
-    /// - Throws: ``SessionError/Code/storageCorrupt`` as ``init(appAuthArchive:)``.
+    /// - Throws: `SessionError.Code.storageCorrupt` as ``init(appAuthArchive:)``.
     public init(fetcherAuthorizationArchive data: Data) throws {
         let archive = try KeyedArchive(data)
         guard let authorization = archive.topObject("root", of: "GTMAppAuthFetcherAuthorization") else {
@@ -83,6 +83,6 @@ public enum AppAuthArchive {
     public static func session(fromFetcherAuthorization data: Data) throws -> LegacySession {
         try LegacySession(fetcherAuthorizationArchive: data)
     }
-    /// ``SessionError/unreadableLegacySession(_:)``.
+    /// `SessionError.unreadableLegacySession(_:)`.
     public static func unreadable(_ why: String) -> SessionError { SessionError.unreadableLegacySession(why) }
 }

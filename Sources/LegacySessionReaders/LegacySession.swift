@@ -64,7 +64,7 @@ public struct LegacySession: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where a legacy SDK kept its session. ``SessionService`` asks it once, at the first successful
+/// Where a legacy SDK kept its session. `SessionService` asks it once, at the first successful
 /// `initialize` that finds no session of its own: it reads the legacy session, adopts it when it
 /// belongs to the configured provider and client, and removes the legacy copy only after its own
 /// is saved. A source that cannot read what it finds throws; the legacy copy is then left alone.

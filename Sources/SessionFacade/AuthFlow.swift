@@ -2,7 +2,7 @@ import SessionCore
 
 /// Which grant an authorization asks for, in netID's terms, which the facade's
 /// `getAuthorization(flow:)` keeps: each flow is a set of scopes, asked for before the
-/// configuration's own. The core speaks scopes (``SessionClient/signIn(scopes:agent:)``).
+/// configuration's own. The core speaks scopes (`SessionClient.signIn(scopes:agent:)`).
 public enum AuthFlow: String, Sendable, Equatable, CaseIterable {
     /// Sign-in only: scope `openid`.
     case login

@@ -7,7 +7,7 @@ import UIKit
 public typealias PresentationAnchor = UIViewController
 #else
 /// What a legacy API presents its sign-in from. Without UIKit any object stands in for the view
-/// controller; presenting the page is the job of an ``SessionCore/AuthorizationAgent``.
+/// controller; presenting the page is the job of an `AuthorizationAgent`.
 public typealias PresentationAnchor = AnyObject
 #endif
 

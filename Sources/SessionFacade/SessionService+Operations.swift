@@ -151,7 +151,7 @@ extension SessionService {
 
     /// Ends the session as ``endSession(revokeTokens:completion:)`` does, then the user's
     /// session at the provider too: `agent` shows its sign-out page (OpenID Connect RP-Initiated
-    /// Logout; see ``SessionClient/signOut(revokeTokens:endingProviderSessionWith:)``).
+    /// Logout; see `SessionClient.signOut(revokeTokens:endingProviderSessionWith:)`).
     ///
     /// Outcome (C17): `didEndSession` once the session here has ended; when the provider's page
     /// then fails or is cancelled, listeners also hear `didFailToEndProviderSession(error)` and

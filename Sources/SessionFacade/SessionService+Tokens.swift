@@ -6,7 +6,7 @@ import SessionCore
 
 /// The token calls: ordered like operations (C4), reported to their completion handler only.
 /// Apps porting from netID, GrabID or Google Sign-In use them where the legacy SDK handed out or
-/// replaced tokens (MIGRATION.md).
+/// replaced tokens (MIGRATION.md indexes the guide for each SDK).
 extension SessionService {
     /// Marks the current access token as expired, so the next operation that needs it refreshes
     /// it first (C8), as netID's example app does to try the refresh path. See

@@ -4,7 +4,7 @@ import SessionCore
 import SessionPermissions
 
 /// The legacy-style entry point: a singleton service with listener delegates and completion
-/// handlers on a Dispatch queue, on top of ``SessionClient``.
+/// handlers on a Dispatch queue, on top of `SessionClient`.
 ///
 /// Every call of ``initialize(_:permissionCenter:completion:)``, ``getAuthorization(flow:agent:completion:)``,
 /// ``fetchUserInfo(completion:)``, ``fetchPermissions(identifiers:completion:)``,
@@ -47,9 +47,9 @@ public final class SessionService: Sendable {
     /// services, another store or another transport make their own.
     /// - Parameters:
     ///   - store: makes the token store for a configuration (default:
-    ///     ``PlatformDefaults/tokenStore(for:)``: the keychain on Apple platforms, a file elsewhere).
+    ///     `PlatformDefaults.tokenStore(for:)`: the keychain on Apple platforms, a file elsewhere).
     ///   - accountStore: makes a store of several accounts' sessions for a configuration
-    ///     (``PlatformDefaults/accountStore(for:)`` is the platform's): the service then keeps
+    ///     (`PlatformDefaults.accountStore(for:)` is the platform's): the service then keeps
     ///     several accounts, each sign-in adding one (see ``fetchAccounts(completion:)``), and
     ///     `store` is not used. Default nil: one session, as every SDK it replaces kept.
     ///   - transport: how requests are sent (default: `PlatformDefaults.httpTransport()`: libcurl on Linux, `URLSession` on Apple platforms).

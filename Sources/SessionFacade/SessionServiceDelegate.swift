@@ -33,8 +33,8 @@ public protocol SessionServiceDelegate: AnyObject {
     func didEndSessionWithError(_ error: SessionError)
     /// The session's tokens were refreshed, during whichever operation needed them (C15).
     func didRefreshSession(_ accessToken: String)
-    /// A device sign-in has its code: show ``DeviceAuthorization/userCode`` and
-    /// ``DeviceAuthorization/verificationURI`` (C16). The outcome follows.
+    /// A device sign-in has its code: show `DeviceAuthorization.userCode` and
+    /// `DeviceAuthorization.verificationURI` (C16). The outcome follows.
     func didReceiveDeviceAuthorization(_ authorization: DeviceAuthorization)
     /// `endSession(endingProviderSessionWith:)` ended the session here, but the provider's
     /// sign-out page failed or was cancelled: its session may still be open (C17).

@@ -3,7 +3,7 @@ import CLibSecret
 import Foundation
 import SessionCore
 
-/// Several accounts' sessions at one provider in the desktop keyring (``SessionCore/AccountStore``):
+/// Several accounts' sessions at one provider in the desktop keyring (`AccountStore`):
 /// one item per account under the schema `org.sessionservice.Account` (attributes `issuer`,
 /// `client_id` and `account`, a digest of the subject), labelled
 /// "SessionService: <issuer> (<client ID>), account <first digits>". Each item has every safeguard

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import SessionCore
 
-/// A ``SessionCore/TokenStore`` in the desktop keyring (GNOME Keyring, KWallet, KeePassXC...)
+/// A `TokenStore` in the desktop keyring (GNOME Keyring, KWallet, KeePassXC...)
 /// through the freedesktop Secret Service API, as git's libsecret credential helper and GitHub's
 /// CLI keep their tokens on Linux.
 ///
@@ -86,7 +86,7 @@ public struct SecretServiceTokenStore: SharedTokenStore {
 
     /// Runs `body` holding an exclusive `flock` on a lock file named after the item, in
     /// `$XDG_RUNTIME_DIR/SessionService` (created 0700; the data directory when there is no
-    /// runtime directory); see ``SessionCore/SharedTokenStore``.
+    /// runtime directory); see `SharedTokenStore`.
     public func withRefreshLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let directory = try Self.lockDirectory()
         let name = "keyring-" + (try PlatformCrypto.hexDigest(of: "\(issuer)\n\(clientID)" + (account.map { "\n\($0)" } ?? ""), bytes: 16)) + ".lock"

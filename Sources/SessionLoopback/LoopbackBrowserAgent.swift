@@ -14,7 +14,7 @@ import SessionCore
 ///
 /// What another local user or a web page can do to the listener is bounded (see the Security
 /// article): the URL reaches a browser command only inside a file readable by the user
-/// (``ForwardingPage``), never as an argument; only a request to the redirect path that carries
+/// (`ForwardingPage`), never as an argument; only a request to the redirect path that carries
 /// the request's `state` ends the sign-in, any other gets a page saying it does not belong to
 /// this sign-in while the listener waits on; a request whose `Host` is not the listener's
 /// address (DNS rebinding) is refused; and the server makes room for the browser among idle or
@@ -68,7 +68,7 @@ public struct LoopbackBrowserAgent: AuthorizationAgent {
     /// and returns the session that opens the page and waits there for the browser's redirect; the
     /// browser is shown what the client made of it, then the listener stops.
     /// - Throws: `invalidConfiguration` when the redirect URI is not http on a loopback IP;
-    ///   `networkError` when the port cannot be bound. Its ``AgentSession/present(_:)-(URL)``
+    ///   `networkError` when the port cannot be bound. Its `AgentSession.present(_:)-(URL)`
     ///   throws `timeout` when no redirect arrives in time and `cancelled` when the task is cancelled.
     public func prepare(configuredRedirectURI: URL, purpose: AgentPurpose) async throws -> any AgentSession {
         Session(receiver: try RedirectReceiver(redirectURI: configuredRedirectURI, purpose: purpose), purpose: purpose, agent: self)

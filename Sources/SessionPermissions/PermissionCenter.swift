@@ -1,10 +1,10 @@
 import Foundation
 import SessionCore
 
-/// netID's permission center for the session of one ``SessionCore/SessionClient``: reads and
+/// netID's permission center for the session of one `SessionClient`: reads and
 /// writes the user's consents, authorized with the session's permission token
-/// (``SessionCore/SessionTokens/permissionToken``) through the client's
-/// ``SessionCore/SessionClient/sendAuthorized(_:process:purpose:credential:)``, so tokens are
+/// (`SessionTokens.permissionToken`) through the client's
+/// `SessionClient.sendAuthorized(_:process:purpose:credential:)`, so tokens are
 /// refreshed first when due, as for every call of the client.
 ///
 /// ```swift
@@ -24,9 +24,9 @@ public struct PermissionCenter: Sendable {
     }
 
     /// Reads the user's permissions, asking for `identifiers`.
-    /// - Throws: token errors (see ``SessionCore/SessionClient/validTokens()``); `insufficientScope`
+    /// - Throws: token errors (see `SessionClient.validTokens()`); `insufficientScope`
     ///   (status `TOKEN_ERROR`) when the session has no permission token; `permissionRequestFailed`
-    ///   with the center's `status_code` in ``SessionCore/SessionError/permissionStatus``;
+    ///   with the center's `status_code` in `SessionError.permissionStatus`;
     ///   `invalidResponse`. All with process `permissionRead`.
     public func fetchPermissions(identifiers: Set<IdentifierOption> = []) async throws -> PermissionReadResponse {
         let request = HTTPRequest(method: "GET", url: Self.url(endpoints.read, identifiers: identifiers),

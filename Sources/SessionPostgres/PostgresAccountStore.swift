@@ -2,7 +2,7 @@
 import Foundation
 import SessionCore
 
-/// Several accounts' sessions at one provider in PostgreSQL (``SessionCore/AccountStore``): a row
+/// Several accounts' sessions at one provider in PostgreSQL (`AccountStore`): a row
 /// each in `session_service_sessions`, its `account` a digest of the subject. Each is a
 /// ``PostgresTokenStore`` with every safeguard of one, the fleet-wide refresh lease included: the
 /// store for a server that signs many users in.

@@ -18,7 +18,7 @@ import SessionCore
 /// associated data): the database, its backups and its other roles see no token, and a row a
 /// node did not seal is `storageCorrupt`, never used. Give every node the same keys.
 ///
-/// Calls block on the network, so they run on store threads (``SessionCore/BlockingStoreWork``),
+/// Calls block on the network, so they run on store threads (`BlockingStoreWork`),
 /// never the caller's; at most
 /// ``Options/maximumConnections`` are open at once, and further calls wait for one without
 /// holding a thread, for at most ``Options/connectionWaitTimeout`` and while their task is not

@@ -2,10 +2,10 @@
 import Foundation
 import SessionCore
 
-/// The sign-ins a fleet began, in PostgreSQL (``SessionCore/PendingAuthorizationStore``), so the
+/// The sign-ins a fleet began, in PostgreSQL (`PendingAuthorizationStore`), so the
 /// callback may land on any node: one row each in `session_service_pending_authorizations`, keyed
 /// by a digest of the request's `state`, sealed twice — by the client under the browser's
-/// ``SessionCore/BrowserBinding``, and here with the database's
+/// `BrowserBinding`, and here with the database's
 /// ``PostgresDatabase/sealingKeys`` and the row's identity — so a role that can read the table
 /// learns no verifier and one that can insert into it cannot plant a sign-in.
 ///

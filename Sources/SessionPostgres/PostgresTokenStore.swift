@@ -2,17 +2,17 @@
 import Foundation
 import SessionCore
 
-/// A ``SessionCore/SharedTokenStore`` in PostgreSQL, shared by every node of a service: one row
+/// A `SharedTokenStore` in PostgreSQL, shared by every node of a service: one row
 /// per session (issuer, client ID, account) in `session_service_sessions`, holding the same
 /// versioned envelope as the file store (at most 1 MiB), sealed with the database's
 /// ``PostgresDatabase/sealingKeys``, and a version number that every write increments.
 ///
 /// Made this way it is the one session of an issuer and client: a command-line tool's, or a
 /// service acting as itself. A service that signs users in keeps one session per user: use
-/// ``PostgresAccountStore`` (a row per account) with ``SessionCore/AccountSessions``.
+/// ``PostgresAccountStore`` (a row per account) with `AccountSessions`.
 ///
 /// Refreshes take the session's lease across the fleet (``withRefreshLock(_:)``): the
-/// ``SessionCore/SessionClient`` then re-reads the row (another node may have refreshed: its tokens
+/// `SessionClient` then re-reads the row (another node may have refreshed: its tokens
 /// are adopted), marks it as refreshing before the request goes out, and writes the rotated tokens
 /// only if the version is still the one it read and no other node holds the lease. A node that
 /// dies mid-refresh leaves the mark, so no other node sends a refresh token that may be spent;
@@ -147,7 +147,7 @@ public struct PostgresTokenStore: SharedTokenStore {
         if let lease { lease.seen.value = .some(nil) }
     }
 
-    /// ``SessionCore/StoredSessionChangeDetection/reread(every:)`` with
+    /// `StoredSessionChangeDetection.reread(every:)` with
     /// ``PostgresDatabase/Options/sessionRecheckInterval``: a session signed out on another node
     /// (its row deleted, a local sign-out included) ends on this one within that time, not at its
     /// access token's expiry. `.none` when the interval is nil.
@@ -155,7 +155,7 @@ public struct PostgresTokenStore: SharedTokenStore {
         database.options.sessionRecheckInterval.map { .reread(every: $0) } ?? .none
     }
 
-    /// Runs `body` holding the session's lease across every node (see ``PostgresLease``):
+    /// Runs `body` holding the session's lease across every node (see `PostgresLease`):
     /// waiting for it at most 60 s.
     /// - Throws: `storageFailed` when the database cannot be reached or another node kept the
     ///   lease; `body`'s errors.

@@ -14,7 +14,7 @@ public enum WebAuthenticationCallback: Sendable, Hashable {
     case https(host: String, path: String)
 
     /// The callback `redirectURI` calls for.
-    /// - Throws: ``SessionError`` `invalidConfiguration` for an http URI, or an https URI
+    /// - Throws: `SessionError` `invalidConfiguration` for an http URI, or an https URI
     ///   without a host.
     public init(redirectURI: URL) throws {
         guard let scheme = redirectURI.scheme?.lowercased() else {

@@ -87,7 +87,7 @@ final class NetIdSequenceTests: XCTestCase {
     }
 
     func testTheUserClosingThePageIsACancel() async throws {
-        // Departure (MIGRATION.md): netID on iOS reports a closed browser as NoAuth.
+        // Departure (DifferencesFromNetID.md): netID on iOS reports a closed browser as NoAuth.
         let harness = try makeNetIdHarness()
         harness.provider.scriptConsent(.cancel)
         _ = await harness.signedIn()

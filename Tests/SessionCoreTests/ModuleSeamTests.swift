@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The core stays an OpenID Connect client: no socket server, no UI, no browser agent, no
-/// vendor's resource API or vocabulary (netID's flows are the facade's; the core speaks scopes). Those live in modules of their own (README, "What is here").
+/// vendor's resource API or vocabulary (netID's flows are the facade's; the core speaks scopes). Those live in modules of their own (the README's product table; SessionCore's article "How it fits together").
 final class ModuleSeamTests: XCTestCase {
     func testTheCoreImportsNoSocketUIOrBrowserCode() throws {
         let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
