@@ -8,7 +8,9 @@ Checked, each against the file that is the truth for it:
 - fuzz targets: Tests/README.md's count and table are the targets Tests/Fuzz/run.sh runs, which are
   the targets the fuzzer itself knows;
 - callback rules: every "C1–Cn" in the docs names the last rule the callback contract defines;
-- links: every relative link of the top-level Markdown files leads to a file that exists.
+- links: every relative link of the top-level Markdown files leads to a file that exists;
+- layout: the session's decision record gives SessionClient's lines and stored properties as the tree
+  has them, within the limits it sets, and no store's abilities are found by casting.
 Run from anywhere; prints one line per check.
 """
 import json
@@ -138,6 +140,26 @@ for path in [pathlib.Path("README.md"), pathlib.Path("MIGRATION.md"), pathlib.Pa
         if not ((root / path).parent / target).exists():
             fail(f"{path} links to {target}, which does not exist")
 print("drift: relative links checked")
+
+# Layout: the rooms the session's decision record describes.
+record = read("Sources/SessionCore/SessionCore.docc/DecisionSessionApartFromFlows.md")
+client_files = sorted((root / "Sources/SessionCore/Session").glob("SessionClient*.swift"))
+lines = sum(len(path.read_text().splitlines()) for path in client_files)
+body = read("Sources/SessionCore/Session/SessionClient.swift").split("public actor SessionClient {", 1)[1].split("\n}\n", 1)[0]
+stored = [line for line in body.splitlines()
+          if re.match(r"^    (?:(?:public|package|private|nonisolated) )*(?:let|var) \w+", line) and not line.rstrip().endswith("}")]
+said_lines = re.search(r"SessionClient's code is (\d+) lines", record)
+said_stored = re.search(r"The client has (\d+) stored properties", record)
+if lines > 700:
+    fail(f"SessionClient's files are {lines} lines, over the 700 its decision record allows")
+if not said_lines or int(said_lines.group(1)) != lines:
+    fail(f"the session's decision record gives SessionClient's lines as {said_lines and said_lines.group(1)}; they are {lines}")
+if len(stored) > 8 or not said_stored or int(said_stored.group(1)) != len(stored):
+    fail(f"SessionClient has {len(stored)} stored properties; its decision record says {said_stored and said_stored.group(1)} (at most 8)")
+casts = [str(p.relative_to(root)) for p in root.glob("Sources/SessionCore/**/*.swift") if re.search(r"as\? any \w*Store", p.read_text())]
+if casts:
+    fail(f"a store's abilities are found by casting in {', '.join(casts)}")
+print(f"drift: layout checked (SessionClient {lines} lines, {len(stored)} stored properties)")
 
 print(f"drift: {len(failures)} disagreement(s)" if failures else "drift: the docs agree with the tree")
 sys.exit(1 if failures else 0)

@@ -70,14 +70,38 @@ final class SharedStoreAccountTests: XCTestCase {
         XCTAssertEqual(stored?.subject, "max", "Max's session, on the store, is left alone", file: file, line: line)
     }
 
-    func testAnotherAccountsTokensOnTheStoreEndThisSessionInsteadOfBeingAdopted() async throws {
-        // A daemon signed in as Erika, its access token due for a refresh.
+    /// A daemon signed in as Erika, its access token due for a refresh, and the sessions it lost.
+    private func erikaDueForARefresh() async throws -> (SessionClient, lost: Locked<[SessionError]>) {
         let daemon = try client()
         let erika = try await daemon.signIn(agent: HeadlessUserAgent())
         try await daemon.setTokens(erika.withExpiry(Date().addingTimeInterval(-60)))
-        let lost = await lostSessions(of: daemon)
+        return (daemon, await lostSessions(of: daemon))
+    }
+
+    func testAnotherAccountsTokensOnTheStoreEndThisSessionInsteadOfBeingAdopted() async throws {
+        let (daemon, lost) = try await erikaDueForARefresh()
         try await logOutAndInAsMax()
         try await assertTheNextCallEnds(daemon, lost: lost)
+    }
+
+    func testAnotherAccountsInterruptedRefreshOnTheStoreEndsThisSessionAndIsLeftThere() async throws {
+        let (daemon, lost) = try await erikaDueForARefresh()
+        try await logOutAndInAsMax()
+        // Max's process dies refreshing: the store holds Max's session marked as refreshing.
+        let file = try FileTokenStore(configuration: try provider.configuration(), directory: directory)
+        let stored = try await file.load()
+        try await file.save(try XCTUnwrap(stored).marked(.refresh))
+        do {
+            let tokens = try await daemon.validTokens()
+            XCTFail("the daemon went on as \(tokens.subject ?? "nobody")")
+        } catch let error as SessionError {
+            XCTAssertEqual(error.code, .reauthenticationRequired)
+            XCTAssertTrue(error.message.contains("another account"), error.message)
+        }
+        XCTAssertEqual(lost.value.map(\.code), [.reauthenticationRequired])
+        let left = try await file.load()
+        XCTAssertEqual(left?.subject, "max", "Max's session is Max's process's to resolve, not deleted by Erika's")
+        XCTAssertEqual(left?.inFlight, .refresh)
     }
 
     func testAnotherAccountSignedInElsewhereEndsThisSessionAtItsNextCallThoughItsTokenIsFresh() async throws {

@@ -87,6 +87,14 @@ extension OpenIDProvider {
         }
     }
 
+    /// Sends `request` to a resource server with `token`: with `key`, as `Authorization: DPoP` and a
+    /// proof over the token (RFC 9449 §7, through the one proved send path); without, as `Bearer`.
+    func sendResource(_ request: HTTPRequest, token: String, key: DPoPKey?, process: SessionError.Process,
+                      purpose: String) async throws -> HTTPResponse {
+        try await sendProved(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), key: key,
+                             accessToken: key == nil ? nil : token, process: process, purpose: purpose)
+    }
+
     /// The key the session keeps after `response` answered a request proved with `key` (nil:
     /// Bearer tokens).
     /// - Throws: `invalidResponse` for DPoP tokens to a request without a proof, and for Bearer

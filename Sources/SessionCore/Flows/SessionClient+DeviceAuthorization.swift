@@ -14,7 +14,7 @@ extension SessionClient {
     ///   provider's OAuth error (`invalidClient`, `invalidScope`, ...); `invalidResponse`;
     ///   transport errors. All with process `authentication`.
     public func beginDeviceAuthorization(scopes: [String]? = nil) async throws -> DeviceAuthorization {
-        try await within(.authentication) { try await DeviceAuthorizationFlow(provider: provider).begin(scopes: scopes) }
+        try await attributingErrors(to: .authentication) { try await DeviceAuthorizationFlow(provider: provider).begin(scopes: scopes) }
     }
 
     /// Polls the token endpoint until the user has approved or denied `authorization`, then
@@ -29,7 +29,7 @@ extension SessionClient {
     ///   first; `cancelled`; another OAuth error of the token endpoint; ID-token errors;
     ///   `storageFailed`. All with process `authentication`.
     public func completeDeviceAuthorization(_ authorization: DeviceAuthorization) async throws -> SessionTokens {
-        try await within(.authentication) {
+        try await attributingErrors(to: .authentication) {
             let epoch = state.epoch
             let tokens = try await DeviceAuthorizationFlow(provider: provider).tokens(for: authorization)
             try await adopt(tokens, ifStill: epoch)

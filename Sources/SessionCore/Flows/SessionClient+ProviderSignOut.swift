@@ -16,7 +16,7 @@ extension SessionClient {
     ///   `providerSignOutIncomplete` when the browser step was cancelled, failed, or came back
     ///   with another `state` — the session here has ended, the provider's may still be open.
     public func signOut(revokeTokens: Bool = false, endingProviderSessionWith agent: AuthorizationAgent) async throws {
-        try await within(.endSession) {
+        try await attributingErrors(to: .endSession) {
             let metadata = try await discover()
             guard let endpoint = metadata.endSessionEndpoint else {
                 throw SessionError(.unsupportedProviderFeature, process: .endSession,

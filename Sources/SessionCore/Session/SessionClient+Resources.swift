@@ -10,7 +10,7 @@ extension SessionClient {
     ///   `invalidResponse`; `userInfoSubjectMismatch` when its `sub` is not the ID token's.
     ///   All with process `userInfo`, discovery's too (their message starts with `discovery:`).
     public func userInfo() async throws -> UserInfo {
-        try await within(.userInfo) {
+        try await attributingErrors(to: .userInfo) {
             let metadata = try await discover()
             guard let endpoint = metadata.userInfoEndpoint else {
                 throw SessionError(.unsupportedProviderFeature, process: .userInfo, message: "the provider has no UserInfo endpoint")
@@ -56,25 +56,23 @@ extension SessionClient {
     public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
                                credential: @escaping @Sendable (SessionTokens) throws -> String = { $0.accessToken })
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
-        try await within(process) {
-            try Self.requireSecureResource(request.url, process: process)
+        try await attributingErrors(to: process) {
+            try ResourceRequestRules.requireSecure(request.url, process: process)
             let tokens = try await validTokens()
             let sent = try credential(tokens)
             let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
-            guard Self.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
+            guard ResourceRequestRules.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
             log(.info, "\(purpose): the server refused the token; refreshing once and sending the request again")
             let refreshed = try await tokensReplacing(sent, credential: credential)
             return (try await sendResource(request, token: try credential(refreshed), of: refreshed, process: process, purpose: purpose), refreshed)
         }
     }
 
-    /// Sends `request` with `token`: the access token of DPoP-bound `tokens` as `DPoP` with a
-    /// proof (RFC 9449 §7, through the one proved send path); any other token as `Bearer`.
+    /// Sends `request` with `token`, proved with the key of DPoP-bound `tokens` when it is their access token.
     private func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
                               purpose: String) async throws -> HTTPResponse {
         let key = Exact.equal(token, tokens.accessToken) ? try await dpopKeyOrEnd(tokens) : nil
-        return try await provider.sendProved(request.authorized(with: token, scheme: key == nil ? "Bearer" : "DPoP"), key: key,
-                                    accessToken: key == nil ? nil : token, process: process, purpose: purpose)
+        return try await provider.sendResource(request, token: token, key: key, process: process, purpose: purpose)
     }
 
     /// Returns `request` with `Authorization: Bearer` and the session's fresh access token,
@@ -100,27 +98,15 @@ extension SessionClient {
         guard let url = request.url else {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "a request without a URL cannot be authorized")
         }
-        try Self.requireSecureResource(url, process: .authentication)
+        try ResourceRequestRules.requireSecure(url, process: .authentication)
         let tokens = try await validTokens()
         if let subject, !Exact.equal(tokens.subject, subject) {
             throw SessionError(.notAuthenticated, process: .authentication,
                                message: "the signed-in user is not the one this authorization was made for")
         }
-        let key = try await dpopKeyOrEnd(tokens)
-        var authorized = request
-        // Header names compare without regard to case: any earlier Authorization (or proof) goes.
-        for name in (request.allHTTPHeaderFields ?? [:]).keys
-        where ASCII.equalIgnoringCase(name, "Authorization") || ASCII.equalIgnoringCase(name, "DPoP") {
-            authorized.setValue(nil, forHTTPHeaderField: name)
-        }
-        guard let key else {
-            authorized.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
-            return authorized
-        }
-        authorized.setValue("DPoP \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
-        authorized.setValue(try provider.proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken),
-                            forHTTPHeaderField: "DPoP")
-        return authorized
+        guard let key = try await dpopKeyOrEnd(tokens) else { return request.authorized(with: tokens.accessToken, proof: nil) }
+        return request.authorized(with: tokens.accessToken,
+                                  proof: try provider.proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken))
     }
 
     /// The tokens to send instead of the refused `token`: the current ones when another call
@@ -131,33 +117,5 @@ extension SessionClient {
         let stillRefused: @Sendable (SessionTokens) -> Bool = { tokens in (try? credential(tokens)).map { Exact.equal($0, token) } ?? true }
         if let current = state.tokens, !stillRefused(current) { return current }
         return try await refresh(unless: stillRefused)
-    }
-
-    /// Refuses a resource URL a token would reach in the clear: the endpoint rule of the
-    /// provider's own URLs (https, or http to a loopback host) holds for every request that
-    /// carries a token.
-    static func requireSecureResource(_ url: URL, process: SessionError.Process) throws {
-        guard URLRules.isSecureEndpoint(url) else {
-            throw SessionError(.invalidConfiguration, process: process,
-                               message: "the request's URL is not https (nor http to a loopback host): its token would travel in the clear")
-        }
-    }
-
-    /// True for a resource server's refusal of the token itself (RFC 6750 §3.1).
-    private static func refusesToken(_ response: HTTPResponse) -> Bool {
-        guard response.status == 401, let challenge = response.header("WWW-Authenticate") else { return false }
-        let error = (OAuthErrorResponse(bearerChallenge: challenge) ?? OAuthErrorResponse(challenge: challenge, scheme: "DPoP"))?.error
-        return Exact.equal(error, "invalid_token")
-    }
-
-    /// Runs `body`, attributing any ``SessionError`` to `process`: the call the app made, whose
-    /// outcome it is, even when a step on the way (discovery, a refresh) failed; the message names
-    /// that step.
-    func within<T>(_ process: SessionError.Process, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as SessionError {
-            throw error.in(process)
-        }
     }
 }

@@ -17,7 +17,7 @@ extension SessionClient {
     ///   for but the provider has no revocation endpoint; transport or OAuth errors of the
     ///   revocation; `storageFailed` when the store cannot be cleared (memory is cleared anyway).
     public func signOut(revokeTokens: Bool = false) async throws {
-        try await within(.endSession) {
+        try await attributingErrors(to: .endSession) {
             // Let a refresh in flight here land first, so the token revoked is the newest one (and
             // this process's refresh, which takes the store's lock, is not waited for under it).
             if revokeTokens { await refreshFlight.wait() }
@@ -42,7 +42,7 @@ extension SessionClient {
                 let epoch = state.epoch
                 try await storeOnly(tokens.marked(.revocation), ifStill: epoch, process: .endSession)
                 do {
-                    try await revoke(tokens)
+                    try await TokenRevocation(provider: provider).revoke(tokens)
                     revoked = true
                 } catch {
                     try? await storeOnly(tokens, ifStill: epoch, process: .endSession)
@@ -53,15 +53,5 @@ extension SessionClient {
         pending = nil
         try await endLocalSession(process: .endSession)
         log(.info, revokeTokens ? (revoked ? "signed out (tokens revoked)" : "signed out (there was no session to revoke)") : "signed out")
-    }
-
-    private func revoke(_ tokens: SessionTokens) async throws {
-        guard let endpoint = try await revocationEndpoint() else {
-            throw SessionError(.unsupportedProviderFeature, process: .endSession, message: "the provider has no revocation endpoint")
-        }
-        let (token, hint) = tokens.refreshToken.map { ($0, "refresh_token") } ?? (tokens.accessToken, "access_token")
-        let request = try provider.clientRequest(endpoint, [("token", token), ("token_type_hint", hint)], metadata: try await discover(), process: .endSession)
-        let response = try await exchange.send(request, process: .endSession, purpose: "revocation")
-        guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .endSession, purpose: "revocation") }
     }
 }

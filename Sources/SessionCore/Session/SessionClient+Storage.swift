@@ -100,7 +100,7 @@ extension SessionClient {
             do {
                 try await store.save(tokens)
             } catch {
-                throw SessionError(.storageFailed, process: process, message: "the session could not be saved: \(Self.storeFailure(error))")
+                throw SessionError(.storageFailed, process: process, message: "the session could not be saved: \(StoreErrorText.of(error))")
             }
         }
     }
@@ -110,11 +110,7 @@ extension SessionClient {
     /// failed save ends the session: the tokens that could not be saved are dropped, so an old
     /// refresh token is never replayed.
     func adopt(_ tokens: SessionTokens, ifStill expected: SessionState.Epoch) async throws {
-        if let lifetime = tokens.lifetime, lifetime < configuration.refreshLeeway, !events.toldShortLifetime {
-            events.toldShortLifetime = true
-            log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "
-                + "\(Int(configuration.refreshLeeway)) s: they are refreshed \(Int(tokens.effectiveLeeway(configuration.refreshLeeway))) s before they expire instead")
-        }
+        events.noteLifetime(of: tokens, leeway: configuration.refreshLeeway, log: log)
         try await exclusively {
             guard state.isStill(expected) else {
                 throw SessionError(.sessionEnded, process: .authentication, message: "the session ended while tokens were being obtained")
@@ -131,10 +127,10 @@ extension SessionClient {
                     // The store keeps what it held before (the previous session, whose refresh
                     // token may already be spent); a later launch restores it and its first
                     // refresh fails, which ends it there.
-                    log(.error, "the token store could not be cleared either (\(Self.storeFailure(clearing))); it still holds the session from before")
+                    log(.error, "the token store could not be cleared either (\(StoreErrorText.of(clearing))); it still holds the session from before")
                 }
                 let failure = SessionError(.storageFailed, process: .authentication,
-                                           message: "the new tokens could not be saved, sign in again: \(Self.storeFailure(error))")
+                                           message: "the new tokens could not be saved, sign in again: \(StoreErrorText.of(error))")
                 if hadSession { emit(.sessionLost(failure)) }
                 throw failure
             }
@@ -150,13 +146,8 @@ extension SessionClient {
             try await exclusively { try await store.clear() }
         } catch {
             throw SessionError(.storageFailed, process: process,
-                               message: "the stored session could not be deleted: \(Self.storeFailure(error))")
+                               message: "the stored session could not be deleted: \(StoreErrorText.of(error))")
         }
-    }
-
-    /// What a store error says, without trusting a foreign error's description to be free of secrets.
-    static func storeFailure(_ error: Error) -> String {
-        (error as? SessionError)?.message ?? "store error of type \(type(of: error))"
     }
 
     /// Runs `body` while no other store write runs; waiters are served in arrival order.
@@ -166,5 +157,22 @@ extension SessionClient {
         }
         defer { storeTurns.leave() }
         return try await body()
+    }
+
+    /// `stored` as the session to restore: a session whose refresh was interrupted is given back
+    /// unmarked (and saved so) when its refresh token outlived it (``InterruptedRefresh``);
+    /// otherwise as it is, with why it is lost. Run under the store's refresh lock when it has one.
+    /// - Throws: `sessionEnded` when this client's session ended since `expected` (a sign-out while
+    ///   the provider was asked): nothing is written back; `storageFailed`.
+    func recoverInterrupted(_ stored: SessionTokens?, ifStill expected: SessionState.Epoch) async throws -> (tokens: SessionTokens?, lostBecause: String?) {
+        guard let stored, stored.inFlight != nil else { return (stored, nil) }
+        switch await InterruptedRefresh.resolve(stored, at: provider) {
+        case .unspent(let unmarked):
+            try await storeOnly(unmarked, ifStill: expected, process: .authentication)
+            log(.info, "a refresh interrupted elsewhere left its refresh token unspent: the session goes on")
+            return (unmarked, nil)
+        case .lost(let why):
+            return (stored, why)
+        }
     }
 }

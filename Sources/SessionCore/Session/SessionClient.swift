@@ -83,3 +83,17 @@ public actor SessionClient {
     /// The tokens of the current session, without refreshing; nil when signed out.
     public var tokens: SessionTokens? { state.tokens }
 }
+
+extension SessionClient {
+    /// Sets the function that hears ``SessionEvent``s (nil: none). It is called on the client,
+    /// synchronously, as each event happens — before the call that caused it returns — so it
+    /// must return quickly and must not call back into the client; hand the event on instead.
+    public func setEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+        events.handler = handler
+    }
+
+    /// Tells the event handler, if any.
+    func emit(_ event: SessionEvent) {
+        events.handler?(event)
+    }
+}

@@ -12,24 +12,19 @@ public enum SessionEvent: Sendable {
     case sessionLost(SessionError)
 }
 
-extension SessionClient {
-    /// Sets the function that hears ``SessionEvent``s (nil: none). It is called on the client,
-    /// synchronously, as each event happens — before the call that caused it returns — so it
-    /// must return quickly and must not call back into the client; hand the event on instead.
-    public func setEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        events.handler = handler
-    }
-
-    /// Tells the event handler, if any.
-    func emit(_ event: SessionEvent) {
-        events.handler?(event)
-    }
-}
-
 /// Who hears a session's events, and what its log said once.
 struct SessionEvents {
     /// Hears the session's ``SessionEvent``s.
     var handler: (@Sendable (SessionEvent) -> Void)?
     /// Whether the log already said that the provider's tokens live shorter than the leeway.
     var toldShortLifetime = false
+
+    /// Says once in the log when the provider's access tokens live shorter than the refresh
+    /// leeway: they are then refreshed earlier than asked (``SessionTokens/effectiveLeeway(_:)``).
+    mutating func noteLifetime(of tokens: SessionTokens, leeway: TimeInterval, log: LogSink) {
+        guard let lifetime = tokens.lifetime, lifetime < leeway, !toldShortLifetime else { return }
+        toldShortLifetime = true
+        log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "
+            + "\(Int(leeway)) s: they are refreshed \(Int(tokens.effectiveLeeway(leeway))) s before they expire instead")
+    }
 }

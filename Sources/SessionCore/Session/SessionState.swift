@@ -28,6 +28,9 @@ struct SessionState {
     /// True while the session is still in `epoch`: it has not ended since.
     func isStill(_ epoch: Epoch) -> Bool { number == epoch.number }
 
+    /// True while the current tokens are still `earlier`: nothing replaced or ended them since.
+    func holds(_ earlier: SessionTokens) -> Bool { tokens?.holdsSameTokens(as: earlier) ?? false }
+
     /// `tokens` become the session's, as saved or read from the store at `now`. A DPoP key loaded
     /// for other key material is forgotten.
     mutating func adopt(_ tokens: SessionTokens?, at now: Date) {
