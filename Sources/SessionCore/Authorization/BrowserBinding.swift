@@ -1,10 +1,10 @@
 import Foundation
 
 /// The secret that ties a sign-in kept in a ``PendingAuthorizationStore`` to the browser that
-/// began it: ``SessionClient/beginAuthorization(scopes:keepingPendingIn:lifetime:)`` draws it, the
-/// app sets it as a cookie on that browser, and
-/// ``SessionClient/completeAuthorization(callbackURL:pendingIn:binding:)`` requires it back from
-/// the browser the callback comes from.
+/// began it: ``SessionClient/beginAuthorization(scopes:keepingIn:lifetime:)`` draws it (the begun
+/// sign-in's cookie), the app sets it as a cookie on that browser, and
+/// ``SessionClient/completeAuthorization(callbackURL:keptIn:cookie:)`` requires it back from the
+/// browser the callback comes from.
 ///
 /// Without it, anyone who knows a callback URL could have it finished in another browser: an
 /// attacker begins a sign-in, signs in as themself, and hands the callback to a victim, whose

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a server keeps the sign-ins it began, so that whichever server the browser comes back to
-/// can finish them (``SessionClient/beginAuthorization(scopes:keepingPendingIn:lifetime:)``): the
+/// can finish them (``SessionClient/beginAuthorization(scopes:keepingIn:lifetime:)`` with ``PendingAuthorizationPlace/store(_:)``): the
 /// server-side alternative to a ``SealedAuthorization`` in a cookie. A record is kept under a
 /// digest of its request's `state`, sealed under the ``BrowserBinding`` of the browser that began
 /// it, and taken once — checked and deleted in one step, so two servers that get the same callback

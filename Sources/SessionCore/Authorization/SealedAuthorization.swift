@@ -2,8 +2,9 @@ import Foundation
 
 /// A pending authorization request — its `state`, `nonce` and PKCE verifier — sealed so that it
 /// can leave the server with the browser (a cookie) and come back to any server that holds the
-/// ``AuthorizationSealingKey``: ``SessionClient/beginAuthorization(scopes:sealingWith:lifetime:)``
-/// makes it, ``SessionClient/completeAuthorization(callbackURL:pending:key:finishedIn:)`` finishes it.
+/// ``AuthorizationSealingKey``: ``SessionClient/beginAuthorization(scopes:keepingIn:lifetime:)`` with
+/// ``PendingAuthorizationPlace/sealed(_:finishedIn:)`` makes its value (the begun sign-in's cookie),
+/// ``SessionClient/completeAuthorization(callbackURL:keptIn:cookie:)`` finishes it.
 ///
 /// It is AES-256-GCM under the app's key, bound to the issuer, client and redirect URI, and
 /// expires (ten minutes by default). Nothing in it can be read without the key, and a changed

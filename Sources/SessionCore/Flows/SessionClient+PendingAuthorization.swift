@@ -2,8 +2,8 @@ import Foundation
 
 /// A sign-in in two steps, its pending part kept where the app chooses
 /// (``PendingAuthorizationPlace``): in this client, sealed in the browser's cookie, or in a store
-/// the servers share. One begin/complete pair for all three; the forms named after each place
-/// forward to it.
+/// the servers share. One begin/complete pair for all three; the former calls named after each
+/// place forward to it, deprecated.
 extension SessionClient {
     /// Builds an authorization request (as ``beginAuthorization(scopes:)`` does) and keeps its
     /// pending part in `place`: here (the request becomes this client's pending one), sealed into
@@ -85,6 +85,7 @@ extension SessionClient {
 
     /// ``beginAuthorization(scopes:keepingIn:lifetime:)`` with the pending part sealed with `key`:
     /// the sealed value to give the browser along (a cookie).
+    @available(*, deprecated, message: "use beginAuthorization(scopes:keepingIn: .sealed(key), lifetime:); its cookie is the sealed value")
     public func beginAuthorization(scopes: [String]? = nil, sealingWith key: AuthorizationSealingKey,
                                    lifetime: TimeInterval = 600) async throws -> (request: AuthorizationRequest, pending: SealedAuthorization) {
         let begun = try await beginAuthorization(scopes: scopes, keepingIn: .sealed(key), lifetime: lifetime)
@@ -93,6 +94,7 @@ extension SessionClient {
 
     /// ``completeAuthorization(callbackURL:keptIn:cookie:)`` of a sign-in sealed with `key`,
     /// finished sign-ins noted in `shared` (nil: in this process only).
+    @available(*, deprecated, message: "use completeAuthorization(callbackURL:keptIn: .sealed(key, finishedIn: shared), cookie: pending.value)")
     public func completeAuthorization(callbackURL: URL, pending: SealedAuthorization, key: AuthorizationSealingKey,
                                       finishedIn shared: PendingAuthorizationStore? = nil) async throws -> SessionTokens {
         try await completeAuthorization(callbackURL: callbackURL, keptIn: .sealed(key, finishedIn: shared), cookie: pending.value)
@@ -100,6 +102,7 @@ extension SessionClient {
 
     /// ``beginAuthorization(scopes:keepingIn:lifetime:)`` with the pending part in `store`: the
     /// binding to set as the browser's cookie.
+    @available(*, deprecated, message: "use beginAuthorization(scopes:keepingIn: .store(store), lifetime:); its cookie is the binding")
     public func beginAuthorization(scopes: [String]? = nil, keepingPendingIn store: PendingAuthorizationStore,
                                    lifetime: TimeInterval = 600) async throws -> (request: AuthorizationRequest, binding: BrowserBinding) {
         let begun = try await beginAuthorization(scopes: scopes, keepingIn: .store(store), lifetime: lifetime)
@@ -108,15 +111,15 @@ extension SessionClient {
 
     /// ``completeAuthorization(callbackURL:keptIn:cookie:)`` of a sign-in kept in `store`, for
     /// the browser whose cookie held `binding`.
+    @available(*, deprecated, message: "use completeAuthorization(callbackURL:keptIn: .store(store), cookie: binding?.value)")
     public func completeAuthorization(callbackURL: URL, pendingIn store: PendingAuthorizationStore,
                                       binding: BrowserBinding?) async throws -> SessionTokens {
         try await completeAuthorization(callbackURL: callbackURL, keptIn: .store(store), cookie: binding?.value)
     }
 
     /// Unavailable: a sign-in kept in a store is finished only for the browser that began it.
-    @available(*, unavailable, renamed: "completeAuthorization(callbackURL:pendingIn:binding:)",
-               message: "pass the BrowserBinding beginAuthorization(keepingPendingIn:) returned, as the callback's browser sent it back")
+    @available(*, unavailable, message: "use completeAuthorization(callbackURL:keptIn: .store(store), cookie:) with the cookie the callback's browser sent back")
     public func completeAuthorization(callbackURL: URL, pendingIn store: PendingAuthorizationStore) async throws -> SessionTokens {
-        try await completeAuthorization(callbackURL: callbackURL, pendingIn: store, binding: nil)
+        try await completeAuthorization(callbackURL: callbackURL, keptIn: .store(store), cookie: nil)
     }
 }

@@ -15,7 +15,7 @@ final class PendingAuthorizationTests: XCTestCase {
         let firstNode = PostgresPendingAuthorizations(database: try PostgresHarness.database(), configuration: configuration)
         let secondNode = PostgresPendingAuthorizations(database: try PostgresHarness.database(), configuration: configuration)
         let first = SessionClient(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5)))
-        let (request, binding) = try await first.beginAuthorization(keepingPendingIn: firstNode)
+        let (request, binding) = try await first.beginAuthorization(keepingIn: .store(firstNode)).parts
         let kept = try await PostgresHarness.admin().rows("SELECT state_digest FROM session_service_pending_authorizations WHERE issuer = $1",
                                                           [configuration.issuer.absoluteString])
         XCTAssertEqual(kept.count, 1)
@@ -31,7 +31,7 @@ final class PendingAuthorizationTests: XCTestCase {
             for (store, client) in servers {
                 group.addTask {
                     do {
-                        return try await client.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding).subject ?? "?"
+                        return try await client.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: binding).subject ?? "?"
                     } catch let error as SessionError {
                         return error.code.rawValue
                     } catch {
@@ -66,12 +66,12 @@ final class PendingAuthorizationTests: XCTestCase {
         // An earlier test's provider may have had this port, and so this issuer.
         _ = try await PostgresHarness.admin().rows("DELETE FROM session_service_pending_authorizations WHERE issuer = $1",
                                                    [configuration.issuer.absoluteString])
-        let (request, attackersBinding) = try await attackersNode.beginAuthorization(keepingPendingIn: attackersStore)
+        let (request, attackersBinding) = try await attackersNode.beginAuthorization(keepingIn: .store(attackersStore)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let (_, victimsBinding) = try await victimsNode.beginAuthorization(keepingPendingIn: victimsStore)
+        let (_, victimsBinding) = try await victimsNode.beginAuthorization(keepingIn: .store(victimsStore)).parts
         for binding in [nil, victimsBinding] {
             let refused = await sessionError {
-                _ = try await victimsNode.completeAuthorization(callbackURL: callback, pendingIn: victimsStore, binding: binding)
+                _ = try await victimsNode.completeAuthorization(callbackURL: callback, keptIn: .store(victimsStore), cookie: binding)
             }
             XCTAssertEqual(refused?.code, .stateMismatch)
         }
@@ -81,7 +81,7 @@ final class PendingAuthorizationTests: XCTestCase {
         let kept = try await PostgresHarness.admin().rows("SELECT count(*) FROM session_service_pending_authorizations WHERE issuer = $1",
                                                           [configuration.issuer.absoluteString])
         XCTAssertEqual(kept, [["2"]], "both sign-ins are still there")
-        let tokens = try await attackersNode.completeAuthorization(callbackURL: callback, pendingIn: attackersStore, binding: attackersBinding)
+        let tokens = try await attackersNode.completeAuthorization(callbackURL: callback, keptIn: .store(attackersStore), cookie: attackersBinding)
         XCTAssertEqual(tokens.subject, "erika")
     }
 
@@ -95,13 +95,12 @@ final class PendingAuthorizationTests: XCTestCase {
         let shared = PostgresPendingAuthorizations(database: try PostgresHarness.database(), configuration: configuration)
         let first = SessionClient(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5)))
         let second = SessionClient(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5)))
-        let (request, pending) = try await first.beginAuthorization(sealingWith: key)
+        let (request, pending) = try await first.beginAuthorization(keepingIn: .sealed(key)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        _ = try await first.completeAuthorization(callbackURL: callback, pending: pending, key: key, finishedIn: shared)
+        _ = try await first.completeAuthorization(callbackURL: callback, keptIn: .sealed(key, finishedIn: shared), cookie: pending)
         let replay = await sessionError {
-            _ = try await second.completeAuthorization(callbackURL: callback, pending: pending, key: key,
-                                                        finishedIn: PostgresPendingAuthorizations(database: try PostgresHarness.database(),
-                                                                                                  configuration: configuration))
+            _ = try await second.completeAuthorization(callbackURL: callback, keptIn: .sealed(key, finishedIn: PostgresPendingAuthorizations(
+                database: try PostgresHarness.database(), configuration: configuration)), cookie: pending)
         }
         XCTAssertEqual(replay?.code, .stateMismatch)
         XCTAssertEqual(local.requests(to: .token).count, 1, "the code was sent once")

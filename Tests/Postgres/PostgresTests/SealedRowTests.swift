@@ -33,7 +33,7 @@ final class SealedRowTests: XCTestCase {
         let signedIn = await session.tokens
         let tokens = try XCTUnwrap(signedIn)
         let client = SessionClient(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5)))
-        let (request, _) = try await client.beginAuthorization(keepingPendingIn: PostgresPendingAuthorizations(database: database, configuration: configuration))
+        let request = try await client.beginAuthorization(keepingIn: .store(PostgresPendingAuthorizations(database: database, configuration: configuration))).request
 
         let reader = try await PostgresHarness.role("reader", password: "reader-password", grants: ["GRANT SELECT ON ALL TABLES IN SCHEMA public TO ROLE"])
         let rows = try await reader.rawRows("SELECT envelope FROM session_service_sessions WHERE issuer = $1", [configuration.issuer.absoluteString])
@@ -88,7 +88,7 @@ final class SealedRowTests: XCTestCase {
         let callback = URL(string: "\(configuration.redirectURI.absoluteString)?code=attackers-code&state=\(state)&iss=\(issuer)")!
         let pending = PostgresPendingAuthorizations(database: database, configuration: configuration)
         let notFinished = await sessionError {
-            _ = try await node.completeAuthorization(callbackURL: callback, pendingIn: pending, binding: BrowserBinding(value: String(repeating: "A", count: 43)))
+            _ = try await node.completeAuthorization(callbackURL: callback, keptIn: .store(pending), cookie: String(repeating: "A", count: 43))
         }
         XCTAssertEqual(notFinished?.code, .storageCorrupt, notFinished?.message ?? "")
         XCTAssertEqual(provider.requests(to: .token).count, 0, "no code was exchanged")

@@ -28,9 +28,9 @@ final class SealedAuthorizationTests: XCTestCase {
 
     func testASignInBegunOnOneServerIsFinishedOnAnother() async throws {
         let servers = try servers()
-        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let (request, pending) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let tokens = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+        let tokens = try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
         let kept = await servers.second.tokens
         XCTAssertEqual(kept, tokens)
@@ -41,7 +41,8 @@ final class SealedAuthorizationTests: XCTestCase {
 
     func testTheSealHoldsNoSecretInTheClear() async throws {
         let servers = try servers()
-        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let (request, cookie) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
+        let pending = SealedAuthorization(value: try XCTUnwrap(cookie))
         for secret in [request.state, request.nonce ?? "-", request.codeVerifier] {
             XCTAssertFalse(pending.value.contains(secret))
         }
@@ -53,59 +54,59 @@ final class SealedAuthorizationTests: XCTestCase {
 
     func testAChangedByteAnotherKeyOrAnotherProviderIsAStateMismatch() async throws {
         let servers = try servers()
-        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let (request, pending) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let characters = Array(pending.value)
+        let sealed = try XCTUnwrap(pending)
+        let characters = Array(sealed)
         for index in characters.indices {
             var changed = characters
             changed[index] = changed[index] == "A" ? "B" : "A"
             await assertSessionError(.stateMismatch, process: .authentication) {
-                try await servers.second.completeAuthorization(callbackURL: callback, pending: SealedAuthorization(value: String(changed)),
-                                                               key: servers.key)
+                try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: String(changed))
             }
         }
-        for value in ["", "v1.", "v1.!!!!", String(pending.value.dropLast(4)), pending.value + "AAAA", String(repeating: "A", count: 20_000)] {
+        for value in ["", "v1.", "v1.!!!!", String(sealed.dropLast(4)), sealed + "AAAA", String(repeating: "A", count: 20_000)] {
             await assertSessionError(.stateMismatch) {
-                try await servers.second.completeAuthorization(callbackURL: callback, pending: SealedAuthorization(value: value), key: servers.key)
+                try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: value)
             }
         }
         await assertSessionError(.stateMismatch) {
-            try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: try AuthorizationSealingKey.generate())
+            try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(try AuthorizationSealingKey.generate()), cookie: pending)
         }
         // A client of another provider with the same key.
         let other = try LocalProvider()
         defer { other.stop() }
         let elsewhere = SessionClient(configuration: try other.configuration(), transport: CurlTransport(timeout: 5))
         await assertSessionError(.stateMismatch) {
-            try await elsewhere.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+            try await elsewhere.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         }
         // The same client configured with its other redirect URI.
         let otherRedirect = SessionClient(configuration: try servers.local.configuration(redirectURI: URL(string: "http://127.0.0.1/callback")!),
                                           transport: CurlTransport(timeout: 5))
         await assertSessionError(.stateMismatch) {
-            try await otherRedirect.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+            try await otherRedirect.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         }
         XCTAssertTrue(servers.local.requests(to: .token).isEmpty, "no code was exchanged")
         // And the genuine value still works.
-        _ = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+        _ = try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
     }
 
     func testASealedSignInExpiresAndIsFinishedOnce() async throws {
         let servers = try servers()
-        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key, lifetime: 60)
+        let (request, pending) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key), lifetime: 60).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        _ = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+        _ = try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         let replay = await assertSessionError(.stateMismatch) {
-            try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+            try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         }
         XCTAssertTrue(replay?.message.contains("finished before") == true, replay?.message ?? "")
         XCTAssertEqual(servers.local.requests(to: .token).count, 1, "the code was sent once")
 
-        let (later, stale) = try await servers.first.beginAuthorization(sealingWith: servers.key, lifetime: 60)
+        let (later, stale) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key), lifetime: 60).parts
         let laterCallback = try await HeadlessUserAgent().authorize(url: later.url, redirectURI: later.redirectURI)
         servers.clock.advance(by: 61)
         let expired = await assertSessionError(.stateMismatch) {
-            try await servers.second.completeAuthorization(callbackURL: laterCallback, pending: stale, key: servers.key)
+            try await servers.second.completeAuthorization(callbackURL: laterCallback, keptIn: .sealed(servers.key), cookie: stale)
         }
         XCTAssertTrue(expired?.message.contains("expired") == true, expired?.message ?? "")
     }
@@ -116,11 +117,11 @@ final class SealedAuthorizationTests: XCTestCase {
     func testASealedSignInReplayedOnAnotherServerSendsNothingWhereTheServersShareAStore() async throws {
         let servers = try servers()
         let shared = InMemoryPendingAuthorizationStore()
-        let (request, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let (request, pending) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let tokens = try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key, finishedIn: shared)
+        let tokens = try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key, finishedIn: shared), cookie: pending)
         let replay = await assertSessionError(.stateMismatch) {
-            try await servers.first.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key, finishedIn: shared)
+            try await servers.first.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key, finishedIn: shared), cookie: pending)
         }
         XCTAssertTrue(replay?.message.contains("another server") == true, replay?.message ?? "")
         XCTAssertEqual(servers.local.requests(to: .token).count, 1, "the code was sent once")
@@ -130,11 +131,11 @@ final class SealedAuthorizationTests: XCTestCase {
 
     func testARedirectOfAnotherSignInIsRefused() async throws {
         let servers = try servers()
-        let (_, pending) = try await servers.first.beginAuthorization(sealingWith: servers.key)
-        let (other, _) = try await servers.first.beginAuthorization(sealingWith: servers.key)
+        let (_, pending) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
+        let (other, _) = try await servers.first.beginAuthorization(keepingIn: .sealed(servers.key)).parts
         let callback = try await HeadlessUserAgent().authorize(url: other.url, redirectURI: other.redirectURI)
         await assertSessionError(.stateMismatch) {
-            try await servers.second.completeAuthorization(callbackURL: callback, pending: pending, key: servers.key)
+            try await servers.second.completeAuthorization(callbackURL: callback, keptIn: .sealed(servers.key), cookie: pending)
         }
         XCTAssertThrowsError(try AuthorizationSealingKey(Data(count: 16))) { XCTAssertEqual(($0 as? SessionError)?.code, .invalidConfiguration) }
     }

@@ -20,16 +20,16 @@ final class StoredAuthorizationTests: XCTestCase {
     func testBegunOnOneServerFinishedOnAnotherOnce() async throws {
         let (local, first, second) = try servers()
         let store = InMemoryPendingAuthorizationStore()
-        let (request, binding) = try await first.beginAuthorization(keepingPendingIn: store)
+        let (request, binding) = try await first.beginAuthorization(keepingIn: .store(store)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
-        let tokens = try await second.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
+        let tokens = try await second.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: binding)
         XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
         XCTAssertEqual(local.requests(to: .token).last?.parameters["code_verifier"], request.codeVerifier)
         let leftPending = await first.isRedirectForPendingAuthorization(callback)
         XCTAssertFalse(leftPending, "nothing was left pending on the first server")
         // Single use: the same callback again finds nothing, on either server.
         await assertSessionError(.stateMismatch, process: .authentication) {
-            _ = try await first.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
+            _ = try await first.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: binding)
         }
     }
 
@@ -39,14 +39,13 @@ final class StoredAuthorizationTests: XCTestCase {
     func testACallbackFromABrowserThatDidNotBeginTheSignInFinishesNothingAndBurnsNothing() async throws {
         let (local, attackersServer, victimsServer) = try servers()
         let store = InMemoryPendingAuthorizationStore()
-        let (request, attackersBinding) = try await attackersServer.beginAuthorization(keepingPendingIn: store)
+        let (request, attackersBinding) = try await attackersServer.beginAuthorization(keepingIn: .store(store)).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
         // The victim's browser: no binding cookie at all, or the one of a sign-in it began itself.
-        let (_, victimsOwnBinding) = try await victimsServer.beginAuthorization(keepingPendingIn: store)
-        let wrong = BrowserBinding(value: String(repeating: "A", count: 43))
-        for binding in [nil, victimsOwnBinding, wrong, BrowserBinding(value: "")] {
+        let (_, victimsOwnBinding) = try await victimsServer.beginAuthorization(keepingIn: .store(store)).parts
+        for binding in [nil, victimsOwnBinding, String(repeating: "A", count: 43), ""] {
             let refused = await assertSessionError(.stateMismatch, process: .authentication) {
-                _ = try await victimsServer.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding)
+                _ = try await victimsServer.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: binding)
             }
             XCTAssertTrue(refused?.message.contains("left for") == true, refused?.message ?? "")
         }
@@ -54,7 +53,7 @@ final class StoredAuthorizationTests: XCTestCase {
         XCTAssertNil(victimSignedIn, "the victim's browser is not signed in as the attacker")
         XCTAssertEqual(local.requests(to: .token).count, 0, "no code was exchanged")
         // The row was left for the browser that began it.
-        let tokens = try await attackersServer.completeAuthorization(callbackURL: callback, pendingIn: store, binding: attackersBinding)
+        let tokens = try await attackersServer.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: attackersBinding)
         XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
     }
 
@@ -62,26 +61,26 @@ final class StoredAuthorizationTests: XCTestCase {
         let clock = ManualClock()
         let (local, first, second) = try servers(clock: clock)
         let store = InMemoryPendingAuthorizationStore()
-        let (request, binding) = try await first.beginAuthorization(keepingPendingIn: store, lifetime: 60)
+        let (request, binding) = try await first.beginAuthorization(keepingIn: .store(store), lifetime: 60).parts
         let callback = try await HeadlessUserAgent().authorize(url: request.url, redirectURI: request.redirectURI)
         var forged = URLComponents(url: callback, resolvingAgainstBaseURL: false)!
         forged.queryItems = forged.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: forged.url!, pendingIn: store, binding: binding) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: forged.url!, keptIn: .store(store), cookie: binding) }
         var twice = URLComponents(url: callback, resolvingAgainstBaseURL: false)!
         twice.queryItems = (twice.queryItems ?? []) + [URLQueryItem(name: "state", value: request.state)]
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: twice.url!, pendingIn: store, binding: binding) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: twice.url!, keptIn: .store(store), cookie: binding) }
 
         clock.advance(by: 61)
-        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: callback, pendingIn: store, binding: binding) }
+        await assertSessionError(.stateMismatch) { _ = try await second.completeAuthorization(callbackURL: callback, keptIn: .store(store), cookie: binding) }
 
         // Kept by a client of another redirect URI, finished by this one: refused.
         let other = SessionClient(provider: OpenIDProvider(configuration: try local.configuration(redirectURI: URL(string: "http://127.0.0.1:9/other")!),
                                                            transport: CurlTransport(timeout: 5), clock: clock))
-        let (elsewhere, elsewhereBinding) = try await other.beginAuthorization(keepingPendingIn: store)
+        let (elsewhere, elsewhereBinding) = try await other.beginAuthorization(keepingIn: .store(store)).parts
         let otherCallback = URL(string: "\(request.redirectURI.absoluteString)?code=x&state=\(elsewhere.state)&iss=\(local.issuer.absoluteString)")!
         await assertSessionError(.stateMismatch) {
-            _ = try await second.completeAuthorization(callbackURL: otherCallback, pendingIn: store, binding: elsewhereBinding)
+            _ = try await second.completeAuthorization(callbackURL: otherCallback, keptIn: .store(store), cookie: elsewhereBinding)
         }
-        await assertSessionError(.invalidConfiguration) { _ = try await first.beginAuthorization(keepingPendingIn: store, lifetime: 0) }
+        await assertSessionError(.invalidConfiguration) { _ = try await first.beginAuthorization(keepingIn: .store(store), lifetime: 0) }
     }
 }
