@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "SessionPostgres", targets: ["SessionPostgres"]),
         // Readers of the sessions legacy SDKs stored (binary property lists, keyed archives).
         .library(name: "LegacySessionReaders", targets: ["LegacySessionReaders"]),
+        // Sign-in for web applications: one server-side session per browser login.
+        .library(name: "SessionWebApp", targets: ["SessionWebApp"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "SessionFacadeTesting", targets: ["SessionFacadeTesting"]),
@@ -73,6 +75,7 @@ let package = Package(
             .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "LegacySessionReaders", dependencies: ["SessionCore"]),
+        .target(name: "SessionWebApp", dependencies: ["SessionCore"]),
         .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication", "LegacySessionReaders"]),
         .target(
             name: "SessionTesting",
@@ -139,6 +142,7 @@ let package = Package(
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
+        .testTarget(name: "SessionWebAppTests", dependencies: ["SessionWebApp", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting",
                                                         "LegacySessionReaders"]),

@@ -16,7 +16,7 @@ package enum PlatformCrypto {
     }
 
     /// `count` bytes from the system CSPRNG.
-    static func randomBytes(_ count: Int) throws -> Data {
+    package static func randomBytes(_ count: Int) throws -> Data {
         try PlatformCryptoBackend.randomBytes(count)
     }
 

@@ -34,8 +34,8 @@ public final class OpenIDProvider: Sendable {
     /// The provider and app settings.
     public let configuration: SessionConfiguration
     let exchange: ProviderExchange
-    let clock: SessionClock
-    let log: LogSink
+    package let clock: SessionClock
+    package let log: LogSink
     /// Where the documents are kept across runs, if anywhere.
     let documentStore: (any ProviderDocumentCache)?
     let documents = Locked(Documents())

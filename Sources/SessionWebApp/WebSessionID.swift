@@ -1,0 +1,43 @@
+import Foundation
+import SessionCore
+
+/// A web session's name in the store: the SHA-256 of the identifier its browser's cookie holds,
+/// in lowercase hex. The identifier itself (32 random bytes) is never stored, so whoever reads
+/// the store cannot take over a browser's session with what they read.
+public struct WebSessionID: Hashable, Sendable, CustomStringConvertible {
+    /// The digest, 64 lowercase hex digits.
+    public let digest: String
+
+    /// The ID of the session whose cookie holds `identifier`; nil when `identifier` is not one the
+    /// layer makes (43 base64url characters).
+    init?(identifier: String) {
+        guard identifier.utf8.count == 43, identifier.utf8.allSatisfy(Self.isBase64URL),
+              let digest = try? PlatformCrypto.hexDigest(of: identifier, bytes: 32) else { return nil }
+        self.digest = digest
+    }
+
+    /// An ID read back from a store: `digest` as the store kept it.
+    public init(digest: String) {
+        self.digest = digest
+    }
+
+    /// A fresh identifier for a browser's cookie (256 bits from the system CSPRNG) and its ID.
+    static func make() throws -> (identifier: String, id: WebSessionID) {
+        let identifier = Base64URL.encode(try PlatformCrypto.randomBytes(32))
+        guard let id = WebSessionID(identifier: identifier) else {
+            throw SessionError(.cryptoFailure, process: .authentication, message: "a web session's identifier could not be made")
+        }
+        return (identifier, id)
+    }
+
+    /// The digest's first 8 digits: enough to tell sessions apart in a log, nothing to use.
+    public var description: String { "web session \(digest.prefix(8))…" }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+}

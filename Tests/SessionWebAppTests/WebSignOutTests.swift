@@ -1,0 +1,170 @@
+import ClientTestSupport
+import Foundation
+import SessionCore
+import SessionTesting
+import SessionWebApp
+import XCTest
+
+/// Ending web sessions: a browser's sign-out (refused cross-site), every session of a user,
+/// expiry and the sweep.
+final class WebSignOutTests: XCTestCase {
+    private var clock: ManualClock!
+    private var provider: LocalProvider!
+    private var store: InMemoryWebSessionStore!
+    private var layer: WebSessions!
+
+    override func setUp() async throws {
+        clock = ManualClock()
+        provider = try LocalProvider(clock: clock) {
+            $0.clients = [LocalProvider.Client(id: "web-app", redirectURIs: [WebBrowser.callback])]
+            $0.users = [.erika, .max]
+            $0.accessTokenLifetime = 24 * 3600
+        }
+        store = InMemoryWebSessionStore()
+        layer = try makeLayer { _ in }
+    }
+
+    override func tearDown() {
+        provider.stop()
+    }
+
+    private func makeLayer(_ configure: (inout WebSessionOptions) -> Void) throws -> WebSessions {
+        var options = WebSessionOptions(appOrigin: WebBrowser.origin)
+        configure(&options)
+        return try WebSessions(provider: OpenIDProvider(configuration: try provider.configuration(), transport: CurlTransport(timeout: 5), clock: clock),
+                               store: store, pending: .store(InMemoryPendingAuthorizationStore()), options: options)
+    }
+
+    private let signOutURL = URL(string: "https://app.example.test/signout")!
+
+    func testASignOutFromTheAppsOwnPageEndsTheSessionAndRevokesItsGrant() async throws {
+        var browser = WebBrowser()
+        let signIn = try await browser.signIn(layer)
+        let signOut = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        XCTAssertEqual(signOut.response.status, 303)
+        XCTAssertEqual(signOut.response.location, URL(string: "https://app.example.test/"))
+        XCTAssertEqual(signOut.response.setCookies, ["__Host-session=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0"])
+        XCTAssertEqual(signOut.ended?.id, signIn.session.id)
+        guard case .success? = signOut.ended?.revocation else { return XCTFail("revoked") }
+        let after = try await layer.session(for: browser.request())
+        XCTAssertNil(after)
+        XCTAssertEqual(provider.requests(to: .revocation).count, 1)
+    }
+
+    func testASignOutFromAnotherSiteIsRefusedAndEndsNothing() async throws {
+        var browser = WebBrowser()
+        try await browser.signIn(layer)
+        for request in [browser.request("POST", signOutURL, origin: "https://evil.example"),
+                        browser.request("POST", signOutURL, origin: "null"),
+                        browser.request("POST", signOutURL, fetchSite: "cross-site"),
+                        browser.request("POST", signOutURL, fetchSite: "same-site"),
+                        browser.request("POST", signOutURL)] {
+            let refused = await layer.signOut(request)
+            XCTAssertEqual(refused.response.status, 403)
+            XCTAssertNil(refused.ended)
+            XCTAssertTrue(refused.response.setCookies.isEmpty)
+        }
+        let still = try await layer.session(for: browser.request())
+        XCTAssertNotNil(still, "the session lives on")
+        XCTAssertEqual(provider.requests(to: .revocation).count, 0)
+    }
+
+    func testABrowserThatSendsNoOriginSignsOutWithItsSessionsFormToken() async throws {
+        var browser = WebBrowser()
+        try await browser.signIn(layer)
+        let session = try await layer.session(for: browser.request())
+        var other = WebBrowser()
+        try await other.signIn(layer)
+        let othersToken = try await layer.session(for: other.request())?.csrfToken
+        let wrong = await layer.signOut(browser.request("POST", signOutURL), csrfToken: othersToken)
+        XCTAssertEqual(wrong.response.status, 403, "another session's token is not this one's")
+        let right = await layer.signOut(browser.request("POST", signOutURL), csrfToken: session?.csrfToken)
+        XCTAssertEqual(right.response.status, 303)
+        XCTAssertEqual(right.ended?.id, session?.id)
+        let sameOrigin = await layer.signOut(other.request("POST", signOutURL, fetchSite: "same-origin"))
+        XCTAssertEqual(sameOrigin.response.status, 303)
+    }
+
+    func testWhenRevocationFailsTheSessionEndsHereAllTheSameAndSaysSo() async throws {
+        var browser = WebBrowser()
+        try await browser.signIn(layer)
+        provider.inject(.status(503), at: .revocation)
+        let signOut = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        XCTAssertEqual(signOut.response.status, 303)
+        guard case .failure(let error)? = signOut.ended?.revocation else { return XCTFail("the failed revocation is reported") }
+        XCTAssertEqual(error.process, .endSession)
+        let after = try await layer.session(for: browser.request())
+        XCTAssertNil(after, "ended here though the provider did not revoke")
+    }
+
+    func testSignOutEverywhereEndsEverySessionOfTheUserAndNoOneElses() async throws {
+        var laptop = WebBrowser(), phone = WebBrowser(), maxs = WebBrowser()
+        try await laptop.signIn(layer)
+        try await phone.signIn(layer)
+        provider.scriptConsent(.approveAs(subject: "max"))
+        try await maxs.signIn(layer)
+        let listed = try await layer.sessions(ofSubject: "erika")
+        XCTAssertEqual(listed.count, 2)
+        let ended = try await layer.endSessions(ofSubject: "erika")
+        XCTAssertEqual(Set(ended.map(\.id)), Set(listed.map(\.id)))
+        for browser in [laptop, phone] {
+            let session = try await layer.session(for: browser.request())
+            XCTAssertNil(session)
+        }
+        let max = try await layer.session(for: maxs.request())
+        XCTAssertEqual(max?.subject, "max")
+    }
+
+    func testASessionEndsWhenIdleTooLongOrTooOldHoweverMuchItIsUsed() async throws {
+        var idle = WebBrowser(), busy = WebBrowser()
+        try await idle.signIn(layer)
+        try await busy.signIn(layer)
+        // Used every 20 minutes, the busy one lives on; the idle one ends after 30.
+        for _ in 0..<2 {
+            clock.advance(by: 20 * 60)
+            let alive = try await layer.session(for: busy.request())
+            XCTAssertNotNil(alive)
+        }
+        let idleOne = try await layer.session(for: idle.request())
+        XCTAssertNil(idleOne, "idle for 40 minutes")
+        // However busy, a session ends 12 hours after its sign-in.
+        for _ in 0..<34 {
+            clock.advance(by: 20 * 60)
+            _ = try await layer.session(for: busy.request())
+        }
+        let tooOld = try await layer.session(for: busy.request())
+        XCTAssertNil(tooOld, "older than 12 hours")
+    }
+
+    func testTheSweepDeletesExpiredSessionsAndRevokesThemWhenAsked() async throws {
+        layer = try makeLayer { $0.revokesExpiredSessions = true }
+        var browsers = [WebBrowser(), WebBrowser(), WebBrowser()]
+        for index in browsers.indices { try await browsers[index].signIn(layer) }
+        clock.advance(by: 10 * 60)
+        var fresh = WebBrowser()
+        try await fresh.signIn(layer)
+        let none = try await layer.sweep()
+        XCTAssertEqual(none.deleted, 0)
+        clock.advance(by: 25 * 60)
+        let swept = try await layer.sweep()
+        XCTAssertEqual(swept.deleted, 3)
+        XCTAssertEqual(swept.revocationsFailed, 0)
+        XCTAssertEqual(provider.requests(to: .revocation).count, 3)
+        let left = try await layer.sessions(ofSubject: "erika")
+        XCTAssertEqual(left.count, 1)
+    }
+
+    func testARefreshOfAWebSessionIsKeptInItsStoreAndOneLandingAfterSignOutBringsNothingBack() async throws {
+        var browser = WebBrowser()
+        let signIn = try await browser.signIn(layer)
+        let first = try await signIn.session.client.validTokens()
+        let refreshed = try await signIn.session.client.refresh()
+        XCTAssertNotEqual(refreshed.refreshToken, first.refreshToken)
+        let kept = try await store.tokenStore(for: signIn.session.id).load()
+        XCTAssertEqual(kept?.refreshToken, refreshed.refreshToken, "the rotated refresh token is the store's")
+        _ = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        await assertSessionError(.storageFailed) { try await self.store.tokenStore(for: signIn.session.id).save(refreshed) }
+        let after = try await layer.session(for: browser.request())
+        XCTAssertNil(after)
+    }
+}
