@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
-        .testTarget(name: "SessionWebAppTests", dependencies: ["SessionWebApp", "SessionCore", "SessionTesting", "ClientTestSupport"]),
+        .testTarget(name: "SessionWebAppTests", dependencies: ["SessionWebApp", "SessionCore", "SessionTesting", "ClientTestSupport", "LoopbackHTTP"]),
         .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting",
                                                         "LegacySessionReaders"]),

@@ -10,6 +10,7 @@ public final class InMemoryWebSessionStore: WebSessionStore {
     }
 
     private let entries = Locked<[WebSessionID: Entry]>([:])
+    private let logoutTokens = Locked<[String: Date]>([:])
 
     /// An empty store.
     public init() {}
@@ -52,6 +53,15 @@ public final class InMemoryWebSessionStore: WebSessionStore {
                 entries[entry.record.id] = nil
                 return RemovedWebSession(record: entry.record, tokens: entry.tokens)
             }
+        }
+    }
+
+    /// Remembers the logout token `id` until `expiry`; false when it was remembered already.
+    public func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool {
+        logoutTokens.withLock { remembered in
+            let now = Date()
+            remembered = remembered.filter { $0.value > now }
+            return remembered.updateValue(expiry, forKey: id) == nil
         }
     }
 

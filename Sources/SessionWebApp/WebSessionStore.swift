@@ -23,6 +23,9 @@ public protocol WebSessionStore: Sendable {
     /// Takes out at most `limit` sessions last used before `idleBefore` or created before
     /// `createdBefore`, with their last tokens.
     func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession]
+    /// Remembers the logout token `id` (its `jti`) until `expiry`; false when it was remembered
+    /// already (a replay), so a token is taken once across every instance.
+    func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool
     /// The `TokenStore` of `id`'s tokens, for the `SessionClient` that refreshes them. Saving
     /// into a session that is no longer there fails, so a refresh that lands after a sign-out
     /// brings nothing back; clearing it ends the session.

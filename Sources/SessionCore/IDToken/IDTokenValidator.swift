@@ -9,6 +9,8 @@ struct IDTokenValidator: Sendable {
     let clock: SessionClock
     /// The tolerated clock difference for `exp`, `iat` and `nbf`.
     let allowedSkew: TimeInterval
+    /// What the token is, as errors name it.
+    var kind = "ID token"
 
     /// Where the signature check gets the provider's keys: `reload` false for the cached set (or
     /// a first fetch), true for a fresher one after the token named a key the set lacks (the
@@ -16,7 +18,7 @@ struct IDTokenValidator: Sendable {
     typealias KeySource = @Sendable (_ reload: Bool) async throws -> JSONWebKeySet?
 
     private func error(_ code: SessionError.Code, _ why: String) -> SessionError {
-        SessionError(code, process: .authentication, message: "ID token: \(why)")
+        SessionError(code, process: .authentication, message: "\(kind): \(why)")
     }
 
     /// Checks the JWS header and signature: the algorithm is one we verify, no `crit` extension

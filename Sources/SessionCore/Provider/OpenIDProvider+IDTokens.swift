@@ -20,6 +20,24 @@ extension OpenIDProvider {
         return token
     }
 
+    /// A JWT the provider signed with one of its ID-token keys — a logout token, say — split, its
+    /// header checked (an algorithm verified here, no `crit`) and its signature verified against
+    /// the provider's key set (reloaded once for an unknown `kid`), its claims not yet checked.
+    /// - Throws: the ID-token codes (`idTokenMalformed`, `idTokenUnsupportedAlgorithm`,
+    ///   `idTokenUnknownKey`, `idTokenSignatureInvalid`), their messages naming `kind`; discovery
+    ///   and key-set errors.
+    package func verifiedJWT(_ raw: String, kind: String) async throws -> (header: [String: JSONValue], claims: [String: JSONValue]) {
+        let malformed = { (why: String) in SessionError(.idTokenMalformed, process: .authentication, message: "\(kind): \(why)") }
+        let jws = try CompactJWS(raw, malformed: malformed)
+        let claims = try CompactJWS.object(jws.payload, part: "payload", malformed: malformed)
+        let metadata = try await discover()
+        var validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
+                                         allowedSkew: configuration.allowedClockSkew)
+        validator.kind = kind
+        try await validator.verifySignature(jws) { reload in try await self.keys(metadata, reload: reload) }
+        return (jws.header, claims)
+    }
+
     /// The provider's keys: the cached set while fresh, else a fetched one. With `reload`, a
     /// fresh fetch or, when the set was fetched too recently to fetch it again, the set as it is
     /// now: another session may have reloaded it since this one looked. Sessions that ask at once

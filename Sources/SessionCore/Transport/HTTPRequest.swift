@@ -67,7 +67,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// A form-encoded POST (`application/x-www-form-urlencoded`) that accepts JSON.
-    static func formPost(_ url: URL, _ parameters: [(String, String)], followsRedirects: Bool = false) -> HTTPRequest {
+    package static func formPost(_ url: URL, _ parameters: [(String, String)], followsRedirects: Bool = false) -> HTTPRequest {
         HTTPRequest(
             method: "POST",
             url: url,

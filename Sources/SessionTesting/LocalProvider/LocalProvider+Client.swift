@@ -14,14 +14,19 @@ extension LocalProvider {
         public var authentication: ClientAuthentication
         /// How its ID tokens are signed (default: with the provider's key; `.unsigned`: `alg` `none`).
         public var idTokenSigning: IDTokenSigning
+        /// Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout
+        /// 1.0 §2.2): an RP-initiated logout of a session of this client posts one there before
+        /// the browser is sent back. Nil: none are sent.
+        public var backChannelLogoutURI: URL?
 
         /// Creates a client.
         public init(id: String, redirectURIs: [URL], authentication: ClientAuthentication = .none,
-                    idTokenSigning: IDTokenSigning = .signed) {
+                    idTokenSigning: IDTokenSigning = .signed, backChannelLogoutURI: URL? = nil) {
             self.id = id
             self.redirectURIs = redirectURIs
             self.authentication = authentication
             self.idTokenSigning = idTokenSigning
+            self.backChannelLogoutURI = backChannelLogoutURI
         }
 
         /// `session-demo`, with `com.example.sessiondemo:/callback` and `http://127.0.0.1/callback`.

@@ -227,6 +227,22 @@ public final class LocalProvider: Sendable {
     /// How many times a browser came through the end-session endpoint and was signed out.
     public var endedSessions: Int { engine.withState { $0.endedSessions } }
 
+    /// The member a logout token's `events` claim names (Back-Channel Logout 1.0 §2.4).
+    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+
+    /// A logout token for `clientID` (default: the first client) naming `subject` and the provider
+    /// session `sessionID`, as the end-session endpoint sends one, with `changes` applied to its
+    /// claims (a nil value removes the claim) and `header` merged into its header: for tests of a
+    /// back-channel logout endpoint, each rule broken one at a time.
+    public func logoutToken(subject: String?, sessionID: String?, clientID: String? = nil, changes: [String: Any?] = [:],
+                            header: [String: Any] = [:]) throws -> String {
+        try engine.logoutToken(clientID: clientID ?? options.clients.first?.id ?? "", subject: subject, sessionID: sessionID,
+                               changes: changes, header: header)
+    }
+
+    /// The back-channel logouts sent, in order: to which URI, and the status answered (nil: none came).
+    public var backChannelLogouts: [(uri: URL, status: Int?)] { engine.withState { $0.backChannelLogouts } }
+
     /// Revokes `accessToken` as an administrator would, without the client knowing: resource
     /// calls with it are refused with `invalid_token` while the client still thinks it fresh.
     public func revoke(accessToken: String) {

@@ -12,10 +12,21 @@ extension LocalProviderEngine {
         if let repeated = Self.repeatedParameter(items) { return Self.page("Parameter \(repeated) is repeated.", status: 400) }
         let parameters = Self.firstValues(items)
         var clientID = parameters["client_id"]
+        var ended: (subject: String?, sessionID: String?)?
         if let hint = parameters["id_token_hint"] {
-            guard let audience = hintAudience(hint) else { return Self.page("The id_token_hint is not an ID token of this provider.", status: 400) }
+            guard let claims = hintClaims(hint), let audience = claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue else {
+                return Self.page("The id_token_hint is not an ID token of this provider.", status: 400)
+            }
             if let named = clientID, !Exact.equal(named, audience) { return Self.page("The id_token_hint belongs to another client.", status: 400) }
             clientID = audience
+            ended = (claims["sub"]?.stringValue, claims["sid"]?.stringValue)
+        }
+        // The provider's session is over: its clients hear it server to server first (§2.7 of
+        // Back-Channel Logout), before the browser goes anywhere.
+        if let ended, let clientID, let client = options.clients.first(where: { Exact.equal($0.id, clientID) }),
+           let uri = client.backChannelLogoutURI,
+           let token = try? logoutToken(clientID: clientID, subject: ended.subject, sessionID: ended.sessionID) {
+            deliverLogoutToken(token, to: uri)
         }
         guard let redirectURI = parameters["post_logout_redirect_uri"] else {
             withState { $0.endedSessions += 1 }
@@ -32,9 +43,9 @@ extension LocalProviderEngine {
         return HTTPServerResponse(status: 302, headers: [("Location", pairs.isEmpty ? redirectURI : redirectURI + separator + FormEncoding.encode(pairs))])
     }
 
-    /// The client an ID token of this provider was issued to; nil for anything else. An expired
-    /// token is still a valid hint (§2: the session may have outlived it).
-    private func hintAudience(_ raw: String) -> String? {
+    /// The claims of an ID token this provider signed; nil for anything else. An expired token is
+    /// still a valid hint (§2: the session may have outlived it).
+    private func hintClaims(_ raw: String) -> [String: JSONValue]? {
         let malformed = { SessionError(.invalidRequest, process: .endSession, message: $0) }
         guard let jws = try? CompactJWS(raw, malformed: malformed),
               let claims = try? CompactJWS.object(jws.payload, part: "payload", malformed: malformed),
@@ -45,6 +56,6 @@ extension LocalProviderEngine {
         guard keys.contains(where: { key in
             (kid == nil || Exact.equal(key.kid, kid)) && (try? PlatformCrypto.verify(algorithm, key: key, message: jws.signingInput, signature: jws.signature)) == true
         }) else { return nil }
-        return claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue
+        return claims
     }
 }

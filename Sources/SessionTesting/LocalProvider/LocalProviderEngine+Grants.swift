@@ -230,6 +230,7 @@ extension LocalProviderEngine {
                 "exp": Int(now.addingTimeInterval(options.idTokenLifetime).timeIntervalSince1970),
             ]
             if let nonce { claims["nonce"] = nonce }
+            if let sessionID = grant.sessionID { claims["sid"] = sessionID }
             if options.idTokensCarryProfile, let user = user(grant.subject) {
                 claims.merge(Self.profileClaims(of: user, scopes: grant.scopes)) { current, _ in current }
             }

@@ -156,9 +156,11 @@ final class LocalProviderEngine: Sendable {
             "revocation_endpoint_auth_methods_supported": ["none"],
             "code_challenge_methods_supported": ["S256"],
             "authorization_response_iss_parameter_supported": true,
+            "backchannel_logout_supported": true,
+            "backchannel_logout_session_supported": true,
             "pushed_authorization_request_endpoint": url(.pushedAuthorization),
             "require_pushed_authorization_requests": options.requiresPushedAuthorizationRequests,
-            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified",
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "sid", "email", "email_verified",
                                  "given_name", "family_name", "birthdate"],
         ]
         if options.offersDPoP { document["dpop_signing_alg_values_supported"] = ["ES256"] }

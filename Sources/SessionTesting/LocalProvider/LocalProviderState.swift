@@ -14,6 +14,9 @@ struct Grant: Sendable, Codable, Equatable {
     /// When the user approved the grant: every ID token of it carries this `auth_time`, the
     /// refreshed ones too (OIDC Core §12.2: the original authentication's time).
     var authenticatedAt: Date
+    /// The provider's session the grant was made in: its ID tokens' `sid`, and what a back-channel
+    /// logout names. (Optional: state files written before it have none.)
+    var sessionID: String?
 }
 
 /// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
@@ -90,6 +93,8 @@ struct LocalProviderState: Sendable {
     var arrivalObservers: [LocalProvider.Endpoint: @Sendable () -> Void] = [:]
     /// How many sessions RP-initiated logouts ended.
     var endedSessions = 0
+    /// The back-channel logouts sent, in order: where, and the status answered (nil: no answer).
+    var backChannelLogouts: [(uri: URL, status: Int?)] = []
     /// Device sign-ins by device code.
     var deviceSignIns: [String: DeviceSignIn] = [:]
     /// The `jti` of each client assertion accepted, until it expires: a second use is a replay.
@@ -163,7 +168,8 @@ struct LocalProviderState: Sendable {
 
     mutating func newGrant(clientID: String, subject: String, scopes: Set<String>, jkt: String? = nil, authenticatedAt: Date) -> Grant {
         defer { nextFamily += 1 }
-        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: authenticatedAt)
+        return Grant(family: nextFamily, clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: authenticatedAt,
+                     sessionID: LocalProviderEngine.randomValue("sid"))
     }
 
     /// The grant of a live access token.

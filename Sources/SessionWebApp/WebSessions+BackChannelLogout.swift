@@ -1,0 +1,76 @@
+import Foundation
+import SessionCore
+
+/// OpenID Connect Back-Channel Logout 1.0: the provider tells the application, server to server,
+/// that a user's session there ended, and every web session of it ends here — on every instance,
+/// since they all read the one store.
+extension WebSessions {
+    /// The back-channel logout route (the `backchannel_logout_uri` registered with the provider):
+    /// a POST whose form body holds one `logout_token`. A valid token ends every session of its
+    /// `sid` (of its `sub` too, when it names both), or, without `sid`, every session of its `sub`;
+    /// their grants are not revoked (the provider ended them). A token is taken once: its `jti` is
+    /// remembered in the store.
+    /// - Parameters:
+    ///   - request: the provider's request.
+    ///   - body: its body, `application/x-www-form-urlencoded`.
+    /// - Returns: 200 when the token was valid (whether or not a session of it was here), 400 with
+    ///   nothing ended when it was not, or the request was not such a POST; every answer `no-store`.
+    public func backChannelLogout(_ request: WebRequest, body: Data) async -> WebBackChannelLogout {
+        do {
+            guard request.method == "POST" else { throw Self.refused("a back-channel logout is a POST") }
+            let values = FormBody.values(named: "logout_token", in: body)
+            guard values.count == 1, let raw = values.first else { throw Self.refused("the body must hold one logout_token") }
+            let token = try await LogoutToken.validate(raw, at: provider, maxAge: options.logoutTokenMaxAge)
+            guard try await store.noteLogoutToken(token.id, until: token.replayableUntil) else {
+                throw Self.refused("this logout token was presented before")
+            }
+            var records: [WebSessionRecord]
+            if let sid = token.providerSessionID {
+                records = try await store.records(ofProviderSession: sid)
+                if let subject = token.subject { records = records.filter { $0.subject == subject } }
+            } else {
+                records = try await store.records(ofSubject: token.subject ?? "")
+            }
+            var ended: [WebSessionEnd] = []
+            for record in records {
+                if let end = await end(record.id, revoking: false) { ended.append(end) }
+            }
+            provider.log(.info, "back-channel logout: \(ended.count) web session(s) ended")
+            return WebBackChannelLogout(response: WebResponse(status: 200), ended: ended, refusal: nil)
+        } catch {
+            let refusal = error as? SessionError ?? Self.refused("the logout could not be carried out")
+            provider.log(.warning, "back-channel logout refused (\(refusal.code.rawValue))")
+            return WebBackChannelLogout(response: WebResponse(status: 400), ended: [], refusal: refusal)
+        }
+    }
+
+    private static func refused(_ why: String) -> SessionError {
+        SessionError(.invalidLogoutToken, process: .endSession, message: "back-channel logout: \(why); nothing was ended")
+    }
+}
+
+/// What a back-channel logout did.
+public struct WebBackChannelLogout: Sendable {
+    /// The answer for the provider: 200, or 400 when refused.
+    public let response: WebResponse
+    /// The sessions ended.
+    public let ended: [WebSessionEnd]
+    /// Why the request was refused; nil when it was carried out.
+    public let refusal: SessionError?
+}
+
+/// The values of a form body's parameters (`application/x-www-form-urlencoded`).
+enum FormBody {
+    /// Every value of the parameter `name` in `body`, decoded; a value that does not decode is left out.
+    static func values(named name: String, in body: Data) -> [String] {
+        String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, decode(parts[0]) == name else { return nil }
+            return decode(parts[1])
+        }
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}
