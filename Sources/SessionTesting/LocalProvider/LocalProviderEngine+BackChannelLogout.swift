@@ -26,7 +26,7 @@ extension LocalProviderEngine {
         let status = Locked<Int?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
-            let response = try? await CurlTransport(timeout: 10).send(HTTPRequest.formPost(uri, [("logout_token", token)]))
+            let response = try? await PlatformDefaults.httpTransport().send(HTTPRequest.formPost(uri, [("logout_token", token)]))
             status.withLock { $0 = response?.status }
             done.signal()
         }
