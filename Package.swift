@@ -72,6 +72,7 @@ let package = Package(
         ]),
         .target(name: "SessionPostgres", dependencies: [
             "SessionCore",
+            "SessionWebApp",
             .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "LegacySessionReaders", dependencies: ["SessionCore"]),
@@ -137,7 +138,7 @@ let package = Package(
         ),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         // What the client tests share: a LocalProvider and a client on it, a recording store.
-        .target(name: "ClientTestSupport", dependencies: ["SessionCore", "SessionFacade", "SessionPermissions", "SessionTesting"],
+        .target(name: "ClientTestSupport", dependencies: ["SessionCore", "SessionFacade", "SessionPermissions", "SessionTesting", "SessionWebApp"],
                 path: "Tests/ClientTestSupport"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
@@ -219,7 +220,7 @@ if Context.environment["SESSION_FUZZ"] == "1" {
 if Context.environment["SESSION_POSTGRES"] == "1" {
     package.targets.append(.testTarget(
         name: "PostgresTests",
-        dependencies: ["SessionPostgres", "SessionCore", "SessionTesting", "ClientTestSupport", "DemoTestSupport"],
+        dependencies: ["SessionPostgres", "SessionCore", "SessionWebApp", "SessionTesting", "ClientTestSupport", "DemoTestSupport"],
         path: "Tests/Postgres/PostgresTests"
     ))
 }

@@ -11,8 +11,8 @@ import SessionCore
 /// (an advisory lock could be taken by any role that can connect, and held to stop every node).
 enum PostgresSchema {
     /// The schema version this release writes and reads: 2 seals every row and keeps the
-    /// refresh leases in a table.
-    static let version = 2
+    /// refresh leases in a table; 3 adds the web sessions and the logout tokens seen.
+    static let version = 3
 
     static let sessions = """
         CREATE TABLE IF NOT EXISTS session_service_sessions (
@@ -41,6 +41,32 @@ enum PostgresSchema {
             holder text NOT NULL,
             expires_at timestamptz NOT NULL,
             PRIMARY KEY (issuer, client_id, account))
+        """
+    static let webSessions = """
+        CREATE TABLE IF NOT EXISTS session_service_web_sessions (
+            issuer text NOT NULL,
+            client_id text NOT NULL,
+            id text NOT NULL,
+            subject_digest text,
+            sid_digest text,
+            record text NOT NULL,
+            created_at double precision NOT NULL,
+            last_used_at double precision NOT NULL,
+            PRIMARY KEY (issuer, client_id, id))
+        """
+    static let webSessionIndexes = [
+        "CREATE INDEX IF NOT EXISTS session_service_web_subject ON session_service_web_sessions (issuer, client_id, subject_digest)",
+        "CREATE INDEX IF NOT EXISTS session_service_web_sid ON session_service_web_sessions (issuer, client_id, sid_digest)",
+        "CREATE INDEX IF NOT EXISTS session_service_web_used ON session_service_web_sessions (issuer, client_id, last_used_at)",
+        "CREATE INDEX IF NOT EXISTS session_service_web_created ON session_service_web_sessions (issuer, client_id, created_at)",
+    ]
+    static let logoutTokens = """
+        CREATE TABLE IF NOT EXISTS session_service_logout_tokens (
+            issuer text NOT NULL,
+            client_id text NOT NULL,
+            jti_digest text NOT NULL,
+            expires_at double precision NOT NULL,
+            PRIMARY KEY (issuer, client_id, jti_digest))
         """
 
     /// Creates what is missing, or migrates an older schema, and returns the database's schema
@@ -77,10 +103,15 @@ enum PostgresSchema {
             let found = try currentVersion(connection)
             switch found {
             case nil:
-                for statement in [sessions, pending, pendingExpiry, leases] { _ = try connection.execute(statement) }
+                for statement in [sessions, pending, pendingExpiry, leases, webSessions, logoutTokens] + webSessionIndexes {
+                    _ = try connection.execute(statement)
+                }
                 _ = try connection.execute("INSERT INTO session_service_schema (version) VALUES ($1)", ["\(version)"])
             case 1?:
                 try migrateFromVersion1(connection, seal: seal)
+                try migrateFromVersion2(connection)
+            case 2?:
+                try migrateFromVersion2(connection)
             default:
                 break
             }
@@ -112,6 +143,11 @@ enum PostgresSchema {
                 WHERE issuer = $1 AND client_id = $2 AND account = $3
                 """, key.parameters + [sealed])
         }
+    }
+
+    /// Version 2 had no web sessions: their tables are added.
+    private static func migrateFromVersion2(_ connection: PostgresConnection) throws(PostgresFailure) {
+        for statement in [webSessions, logoutTokens] + webSessionIndexes { _ = try connection.execute(statement) }
         _ = try connection.execute("UPDATE session_service_schema SET version = $1", ["\(version)"])
     }
 }

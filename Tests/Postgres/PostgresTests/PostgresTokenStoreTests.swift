@@ -40,7 +40,7 @@ final class PostgresTokenStoreTests: XCTestCase {
             try await group.waitForAll()
         }
         let version = try await PostgresHarness.admin().rows("SELECT version FROM session_service_schema")
-        XCTAssertEqual(version, [["2"]])
+        XCTAssertEqual(version, [["\(PostgresSchema.version)"]])
     }
 
     func testABadRowIsStorageCorruptForThatSessionOnly() async throws {

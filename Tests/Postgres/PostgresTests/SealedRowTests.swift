@@ -164,7 +164,7 @@ final class SealedRowTests: XCTestCase {
         XCTAssertTrue(rows.first?[0]?.hasPrefix("s1.fleet.") == true)
         XCTAssertEqual(rows.first?[1], "8")
         let version = try await old.rawRows("SELECT version FROM session_service_schema")
-        XCTAssertEqual(version, [["2"]])
+        XCTAssertEqual(version, [["\(PostgresSchema.version)"]])
         let pending = try await old.rawRows("SELECT count(*) FROM session_service_pending_authorizations")
         XCTAssertEqual(pending, [["0"]])
     }

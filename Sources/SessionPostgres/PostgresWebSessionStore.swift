@@ -1,0 +1,188 @@
+#if canImport(CLibPQ)
+import Foundation
+import SessionCore
+import SessionWebApp
+
+/// Web sessions in PostgreSQL (`WebSessionStore`), shared by every instance of a web application:
+/// any instance serves any session, and a session ended on one (a sign-out, a back-channel logout,
+/// the sweep) is gone for all of them at their next request.
+///
+/// A session is a row of `session_service_web_sessions` — the digest of its cookie's identifier,
+/// digests of its subject and provider session to find it by, its times, and its subject and
+/// `sid` sealed — and its tokens a row of `session_service_sessions` (account `web.` and the
+/// digest), with every safeguard of a ``PostgresTokenStore``: sealed, refreshed once across the
+/// fleet under its lease. Logout tokens taken are noted in `session_service_logout_tokens`.
+public struct PostgresWebSessionStore: WebSessionStore {
+    /// The database the sessions are in.
+    public let database: PostgresDatabase
+    private let configuration: SessionConfiguration
+    private var issuer: String { configuration.issuer.absoluteString }
+    private var clientID: String { configuration.clientID }
+
+    /// The web sessions of `configuration`'s issuer and client in `database`.
+    public init(database: PostgresDatabase, configuration: SessionConfiguration) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    /// The tokens of `id`: a ``PostgresTokenStore`` row of its own.
+    public func tokenStore(for id: WebSessionID) -> TokenStore {
+        PostgresTokenStore(database: database, configuration: configuration, account: Self.account(id), subject: nil)
+    }
+
+    /// Keeps a new session, its tokens first.
+    public func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws {
+        try await tokenStore(for: record.id).save(tokens)
+        let (issuer, clientID) = (self.issuer, self.clientID)
+        let sealed = try database.seal.seal(try Self.encode(record), for: row(record.id))
+        let parameters: [String?] = [issuer, clientID, record.id.digest, try record.subject.map(Self.digest), try record.providerSessionID.map(Self.digest),
+                                     sealed, "\(record.createdAt.timeIntervalSince1970)", "\(record.lastUsedAt.timeIntervalSince1970)"]
+        try await database.withConnection("keep the web session") { connection throws(PostgresFailure) in
+            _ = try connection.execute("""
+                INSERT INTO session_service_web_sessions (issuer, client_id, id, subject_digest, sid_digest, record, created_at, last_used_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """, parameters)
+        }
+    }
+
+    /// The record of `id`; nil when there is none, or its tokens are gone.
+    public func record(_ id: WebSessionID) async throws -> WebSessionRecord? {
+        let (issuer, clientID, account) = (self.issuer, self.clientID, Self.account(id))
+        let rows = try await database.withConnection("read the web session") { connection throws(PostgresFailure) in
+            try connection.execute("""
+                SELECT id, record, created_at, last_used_at FROM session_service_web_sessions web
+                WHERE issuer = $1 AND client_id = $2 AND id = $3 AND EXISTS (SELECT 1 FROM session_service_sessions tokens
+                    WHERE tokens.issuer = $1 AND tokens.client_id = $2 AND tokens.account = $4)
+                """, [issuer, clientID, id.digest, account]).rows
+        }
+        return try rows.first.map(open)
+    }
+
+    /// Notes that `id` was used at `date` (never moving it back).
+    public func touch(_ id: WebSessionID, at date: Date) async throws {
+        let (issuer, clientID) = (self.issuer, self.clientID)
+        try await database.withConnection("note the web session's use") { connection throws(PostgresFailure) in
+            _ = try connection.execute("""
+                UPDATE session_service_web_sessions SET last_used_at = $4 WHERE issuer = $1 AND client_id = $2 AND id = $3 AND last_used_at < $4
+                """, [issuer, clientID, id.digest, "\(date.timeIntervalSince1970)"])
+        }
+    }
+
+    /// Takes `id` out with its tokens, in one transaction.
+    public func remove(_ id: WebSessionID) async throws -> RemovedWebSession? {
+        try await take("end the web session", "id = $3", [id.digest]).first
+    }
+
+    /// The sessions of `subject`, newest first.
+    public func records(ofSubject subject: String) async throws -> [WebSessionRecord] {
+        try await select("subject_digest = $3", try Self.digest(subject)).filter { Exact.equal($0.subject, subject) }
+    }
+
+    /// The sessions of the provider session `providerSessionID`, newest first.
+    public func records(ofProviderSession providerSessionID: String) async throws -> [WebSessionRecord] {
+        try await select("sid_digest = $3", try Self.digest(providerSessionID)).filter { Exact.equal($0.providerSessionID, providerSessionID) }
+    }
+
+    /// Takes out at most `limit` expired sessions with their tokens, in one transaction.
+    public func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] {
+        try await take("sweep the web sessions", """
+            id IN (SELECT id FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2
+                   AND (last_used_at < $3 OR created_at < $4) LIMIT $5)
+            """, ["\(idleBefore.timeIntervalSince1970)", "\(createdBefore.timeIntervalSince1970)", "\(max(0, limit))"])
+    }
+
+    /// Notes the logout token `id` until `expiry`; false when any instance noted it already.
+    public func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool {
+        let (issuer, clientID, digest) = (self.issuer, self.clientID, try Self.digest(id))
+        return try await database.withConnection("note the logout token") { connection throws(PostgresFailure) in
+            _ = try connection.execute("""
+                DELETE FROM session_service_logout_tokens WHERE issuer = $1 AND client_id = $2 AND expires_at < extract(epoch FROM now()) - 3600
+                """, [issuer, clientID])
+            return try !connection.execute("""
+                INSERT INTO session_service_logout_tokens AS seen (issuer, client_id, jti_digest, expires_at) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (issuer, client_id, jti_digest) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                WHERE seen.expires_at < extract(epoch FROM now())
+                RETURNING 1
+                """, [issuer, clientID, digest, "\(expiry.timeIntervalSince1970)"]).rows.isEmpty
+        }
+    }
+
+    // MARK: Rows
+
+    /// The records matching `condition` (on $3), newest first.
+    private func select(_ condition: String, _ value: String) async throws -> [WebSessionRecord] {
+        let (issuer, clientID) = (self.issuer, self.clientID)
+        let rows = try await database.withConnection("list the web sessions") { connection throws(PostgresFailure) in
+            try connection.execute("""
+                SELECT id, record, created_at, last_used_at FROM session_service_web_sessions
+                WHERE issuer = $1 AND client_id = $2 AND \(condition) ORDER BY created_at DESC
+                """, [issuer, clientID, value]).rows
+        }
+        // A row that does not open (not sealed by the service's keys, or for another row) is left out.
+        return rows.compactMap { try? open($0) }
+    }
+
+    /// Deletes the sessions matching `condition` (parameters from $3) and their token rows in one
+    /// transaction, and returns them with the tokens they held.
+    private func take(_ what: String, _ condition: String, _ values: [String?]) async throws -> [RemovedWebSession] {
+        let (issuer, clientID) = (self.issuer, self.clientID)
+        let taken: [(web: [String?], tokens: [String?]?)] = try await database.withConnection(what) { connection throws(PostgresFailure) in
+            _ = try connection.execute("BEGIN")
+            do throws(PostgresFailure) {
+                let web = try connection.execute("""
+                    DELETE FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2 AND \(condition)
+                    RETURNING id, record, created_at, last_used_at
+                    """, [issuer, clientID] + values).rows
+                var taken: [(web: [String?], tokens: [String?]?)] = []
+                for row in web {
+                    let tokens = try connection.execute("""
+                        DELETE FROM session_service_sessions WHERE issuer = $1 AND client_id = $2 AND account = $3
+                        RETURNING CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
+                        """, [issuer, clientID, "web." + (row[0] ?? ""), "\(PostgresTokenStore.maximumRowSize)"]).rows.first
+                    taken.append((row, tokens))
+                }
+                _ = try connection.execute("COMMIT")
+                return taken
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        return taken.compactMap { web, tokens in
+            guard let record = try? open(web) else { return nil }
+            let store = PostgresTokenStore(database: database, configuration: configuration, account: Self.account(record.id), subject: nil)
+            return RemovedWebSession(record: record, tokens: StoredRow(tokens).flatMap { try? store.open($0) })
+        }
+    }
+
+    /// The record a row holds (id, sealed record, created, last used), checked to be that row's.
+    private func open(_ columns: [String?]) throws -> WebSessionRecord {
+        let id = WebSessionID(digest: columns[0] ?? "")
+        let location = "PostgreSQL web session \(id.digest.prefix(8))"
+        let plaintext = try database.seal.open(columns[1] ?? "", for: row(id), location: location)
+        guard case .object(let members)? = JSONValue.parse(plaintext),
+              let created = columns[2].flatMap(Double.init), let used = columns[3].flatMap(Double.init) else {
+            throw SessionError(.storageCorrupt, process: .configuration, message: "the web session's row is not one this service wrote (\(location))")
+        }
+        return WebSessionRecord(id: id, subject: members["sub"]?.stringValue, providerSessionID: members["sid"]?.stringValue,
+                                createdAt: Date(timeIntervalSince1970: created), lastUsedAt: Date(timeIntervalSince1970: used))
+    }
+
+    private func row(_ id: WebSessionID) -> PostgresRowSeal.Row {
+        PostgresRowSeal.Row(table: "session_service_web_sessions", columns: [issuer, clientID, id.digest])
+    }
+
+    private static func encode(_ record: WebSessionRecord) throws -> Data {
+        var members: [String: String] = [:]
+        members["sub"] = record.subject
+        members["sid"] = record.providerSessionID
+        return try JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])
+    }
+
+    private static func account(_ id: WebSessionID) -> String { "web." + id.digest }
+
+    private static func digest(_ value: String) throws -> String {
+        try PlatformCrypto.hexDigest(of: value, bytes: 16)
+    }
+}
+#endif

@@ -1,0 +1,137 @@
+import ClientTestSupport
+import Foundation
+import SessionCore
+@testable import SessionPostgres
+import SessionTesting
+import SessionWebApp
+import XCTest
+
+/// Web sessions of two instances on one PostgreSQL: either serves any session, and a session ended
+/// on one — signed out, logged out by the provider, swept — is gone on the other.
+final class PostgresWebSessionTests: XCTestCase {
+    private var clock: ManualClock!
+    private var provider: LocalProvider!
+    private var configuration: SessionConfiguration!
+
+    override func setUpWithError() throws {
+        clock = ManualClock()
+        provider = try LocalProvider(clock: clock) {
+            $0.clients = [LocalProvider.Client(id: "web-\(UUID().uuidString)", redirectURIs: [WebBrowser.callback])]
+            $0.users = [.erika, .max]
+        }
+        configuration = try provider.configuration()
+    }
+
+    override func tearDown() {
+        provider.stop()
+    }
+
+    /// One instance of the application: its own provider object, pool and layer, on the shared database.
+    private func instance() throws -> WebSessions {
+        let database = try PostgresHarness.database()
+        return try WebSessions(provider: OpenIDProvider(configuration: configuration, transport: CurlTransport(timeout: 5), clock: clock),
+                               store: PostgresWebSessionStore(database: database, configuration: configuration),
+                               pending: .store(PostgresPendingAuthorizations(database: database, configuration: configuration)),
+                               options: WebSessionOptions(appOrigin: WebBrowser.origin))
+    }
+
+    private func webRows() async throws -> [[String?]] {
+        try await PostgresHarness.admin().rows("SELECT id, subject_digest, record FROM session_service_web_sessions WHERE client_id = $1",
+                                               [configuration.clientID])
+    }
+
+    func testASignInBegunOnOneInstanceIsFinishedOnTheOtherAndEitherServesIt() async throws {
+        let (first, second) = (try instance(), try instance())
+        var browser = WebBrowser()
+        let callback = try await browser.signInAtProvider(first)
+        let signIn = try await second.completeSignIn(callback)
+        browser.receive(signIn.response)
+        for layer in [first, second] {
+            let session = try await layer.session(for: browser.request())
+            XCTAssertEqual(session?.subject, "erika")
+            let user = try await session?.userInfo()
+            XCTAssertEqual(user?.sub, "erika")
+        }
+        let rows = try await webRows()
+        XCTAssertEqual(rows.count, 1)
+        let identifier = try XCTUnwrap(browser.cookies["__Host-session"])
+        for column in rows[0] {
+            XCTAssertFalse(column?.contains(identifier) ?? false, "no column holds the cookie's identifier")
+            XCTAssertFalse(column?.contains("erika") ?? false, "nor the subject in the clear")
+        }
+    }
+
+    func testASignOutOnOneInstanceEndsTheSessionOnTheOther() async throws {
+        let (first, second) = (try instance(), try instance())
+        var browser = WebBrowser()
+        try await browser.signIn(first)
+        let served = try await second.session(for: browser.request())
+        XCTAssertNotNil(served)
+        let signOut = await first.signOut(browser.request("POST", URL(string: "https://app.example.test/signout")!, origin: "https://app.example.test"))
+        guard case .success? = signOut.ended?.revocation else { return XCTFail("ended and revoked") }
+        let after = try await second.session(for: browser.request())
+        XCTAssertNil(after)
+        let rows = try await webRows()
+        XCTAssertEqual(rows.count, 0)
+        let tokens = try await PostgresHarness.admin().rows("SELECT count(*) FROM session_service_sessions WHERE client_id = $1",
+                                                            [configuration.clientID])
+        XCTAssertEqual(tokens, [["0"]], "its tokens' row went with it")
+    }
+
+    func testABackChannelLogoutToOneInstanceEndsTheSessionOnEveryOneAndIsTakenOnce() async throws {
+        let (first, second) = (try instance(), try instance())
+        var erika = WebBrowser(), max = WebBrowser()
+        let signIn = try await erika.signIn(first)
+        provider.scriptConsent(.approveAs(subject: "max"))
+        try await max.signIn(first)
+        let token = try provider.logoutToken(subject: "erika", sessionID: signIn.session.providerSessionID, clientID: configuration.clientID)
+        let url = URL(string: "https://app.example.test/backchannel-logout")!
+        let logout = await second.backChannelLogout(WebRequest(method: "POST", url: url), body: Data("logout_token=\(token)".utf8))
+        XCTAssertEqual(logout.response.status, 200, logout.refusal?.message ?? "")
+        XCTAssertEqual(logout.ended.map(\.id), [signIn.session.id])
+        let gone = try await first.session(for: erika.request())
+        XCTAssertNil(gone, "ended on the instance that served it")
+        let maxs = try await first.session(for: max.request())
+        XCTAssertEqual(maxs?.subject, "max")
+        let replay = await first.backChannelLogout(WebRequest(method: "POST", url: url), body: Data("logout_token=\(token)".utf8))
+        XCTAssertEqual(replay.response.status, 400, "the other instance noted its jti")
+    }
+
+    func testRequestsOnBothInstancesNeedingARefreshShareOne() async throws {
+        let (first, second) = (try instance(), try instance())
+        var browser = WebBrowser()
+        let signIn = try await browser.signIn(first)
+        let tokens = try await signIn.session.client.validTokens()
+        try await signIn.session.client.setTokens(tokens.withExpiry(clock.now().addingTimeInterval(-60)))
+        let sessions = [try await first.session(for: browser.request()), try await second.session(for: browser.request())].compactMap { $0 }
+        XCTAssertEqual(sessions.count, 2)
+        let exchanged = provider.requests(to: .token).count
+        let refreshed = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<20 {
+                let session = sessions[index % 2]
+                group.addTask { try await session.client.validTokens().accessToken }
+            }
+            var all: Set<String> = []
+            for try await token in group { all.insert(token) }
+            return all
+        }
+        XCTAssertEqual(provider.requests(to: .token).count - exchanged, 1, "one refresh for both instances")
+        XCTAssertEqual(refreshed.count, 1, "every request got the same new access token")
+        XCTAssertNotEqual(refreshed.first, tokens.accessToken)
+    }
+
+    func testTheSweepOnOneInstanceDeletesWhatExpiredOnEvery() async throws {
+        let (first, second) = (try instance(), try instance())
+        var old = WebBrowser(), fresh = WebBrowser()
+        try await old.signIn(second)
+        clock.advance(by: 20 * 60)
+        try await fresh.signIn(second)
+        clock.advance(by: 15 * 60)
+        let swept = try await first.sweep()
+        XCTAssertEqual(swept.deleted, 1)
+        let gone = try await second.session(for: old.request())
+        XCTAssertNil(gone)
+        let kept = try await second.session(for: fresh.request())
+        XCTAssertNotNil(kept)
+    }
+}
