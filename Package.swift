@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "yeboid-sample", targets: ["YeboIDSample"]),
         .executable(name: "agentctl", targets: ["AgentCtl"]),
         .executable(name: "agentd", targets: ["AgentDaemon"]),
+        .executable(name: "webapp-sample", targets: ["WebAppSample"]),
     ],
     targets: [
         // The C libraries are loaded at run time by soname (dlopen), so building needs none of
@@ -130,6 +131,9 @@ let package = Package(
         // A headless sync agent on the device grant: a command line and a daemon sharing one session file.
         .executableTarget(name: "AgentCtl", dependencies: ["SessionCore"], path: "Samples/AgentCtl"),
         .executableTarget(name: "AgentDaemon", dependencies: ["SessionCore"], path: "Samples/AgentDaemon"),
+        // A web application of one or more instances signing people in with SessionWebApp.
+        .executableTarget(name: "WebAppSample", dependencies: ["SessionWebApp", "SessionCore", "SessionPostgres", "SessionTesting", "LoopbackHTTP"],
+                          path: "Samples/WebAppSample"),
         // YeboID for Swift is a Swift 6-era SDK: its sample is Swift 6 code.
         .executableTarget(
             name: "YeboIDSample",

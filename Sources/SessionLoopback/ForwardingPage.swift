@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import SessionCore
 #if canImport(Glibc)
 import Glibc
@@ -50,8 +51,7 @@ struct ForwardingPage {
 
     /// The page: an immediate refresh to the URL, and a link for a browser that does not follow it.
     static func html(forwardingTo url: URL) -> String {
-        let target = url.absoluteString.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let target = HTMLText.escape(url.absoluteString)
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">

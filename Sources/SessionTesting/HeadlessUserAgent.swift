@@ -123,16 +123,18 @@ public struct HeadlessUserAgent: AuthorizationAgent {
 }
 
 /// The cookies of one authorization, from `Set-Cookie` headers (which Foundation joins with commas).
-struct CookieJar {
-    private(set) var values: [String: String] = [:]
+package struct CookieJar {
+    package private(set) var values: [String: String] = [:]
+
+    package init() {}
 
     /// The `Cookie` header to send, nil when empty.
-    var header: String? {
+    package var header: String? {
         values.isEmpty ? nil : values.keys.sorted().map { "\($0)=\(values[$0] ?? "")" }.joined(separator: "; ")
     }
 
     /// Takes every cookie of a (possibly joined) `Set-Cookie` value; `Max-Age=0` deletes.
-    mutating func store(_ setCookie: String) {
+    package mutating func store(_ setCookie: String) {
         for cookie in Self.split(setCookie) {
             let attributes = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let pair = attributes.first, let equals = pair.firstIndex(of: "=") else { continue }

@@ -80,6 +80,11 @@ extension LocalProvider {
         /// `picture`) when the grant has scope `profile`, and `email` with scope `email`, as
         /// Google's do (OIDC Core §5.4 lets a provider put them there). Default false: only UserInfo has them.
         public var idTokensCarryProfile = false
+        /// Whether the authorization endpoint shows a page to choose which user signs in, for a
+        /// person trying a sample in a browser (default false: the consent scripted by
+        /// ``LocalProvider/scriptConsent(_:)``, else ``LocalProvider/defaultConsent``, decides at
+        /// once). A scripted decision still comes first.
+        public var showsLoginPage = false
 
         /// The default options.
         public init() {}

@@ -240,6 +240,27 @@ public final class LocalProvider: Sendable {
                                changes: changes, header: header)
     }
 
+    /// Registers `uri` as the back-channel logout URI of the client `clientID` from now on, in place
+    /// of its ``Client/backChannelLogoutURI``: for an application whose address is known only once
+    /// it listens.
+    public func register(backChannelLogoutURI uri: URL, forClient clientID: String) {
+        engine.withState { $0.backChannelLogoutURIs[clientID] = uri }
+    }
+
+    /// Ends `subject`'s sessions at the provider as an administrator would, and tells the client
+    /// `clientID` (default: the first) at its back-channel logout URI with a logout token naming
+    /// the user (no `sid`: every session of theirs). Returns the status the client answered; nil
+    /// when it has no URI or did not answer.
+    @discardableResult
+    public func endSessions(ofSubject subject: String, clientID: String? = nil) async -> Int? {
+        guard let client = options.clients.first(where: { clientID == nil || Exact.equal($0.id, clientID) }),
+              let uri = engine.withState({ $0.backChannelLogoutURIs[client.id] }) ?? client.backChannelLogoutURI,
+              let token = try? engine.logoutToken(clientID: client.id, subject: subject, sessionID: nil) else { return nil }
+        let status = try? await PlatformDefaults.httpTransport().send(HTTPRequest.formPost(uri, [("logout_token", token)])).status
+        engine.withState { $0.backChannelLogouts.append((uri, status)) }
+        return status
+    }
+
     /// The back-channel logouts sent, in order: to which URI, and the status answered (nil: none came).
     public var backChannelLogouts: [(uri: URL, status: Int?)] { engine.withState { $0.backChannelLogouts } }
 

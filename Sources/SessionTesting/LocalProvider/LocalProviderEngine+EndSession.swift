@@ -24,7 +24,7 @@ extension LocalProviderEngine {
         // The provider's session is over: its clients hear it server to server first (§2.7 of
         // Back-Channel Logout), before the browser goes anywhere.
         if let ended, let clientID, let client = options.clients.first(where: { Exact.equal($0.id, clientID) }),
-           let uri = client.backChannelLogoutURI,
+           let uri = withState({ $0.backChannelLogoutURIs[client.id] }) ?? client.backChannelLogoutURI,
            let token = try? logoutToken(clientID: clientID, subject: ended.subject, sessionID: ended.sessionID) {
             deliverLogoutToken(token, to: uri)
         }

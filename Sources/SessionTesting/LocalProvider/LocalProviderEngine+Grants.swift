@@ -45,17 +45,23 @@ extension LocalProviderEngine {
         if let jkt, !Self.isThumbprint(jkt) { return fail("invalid_request", "dpop_jkt is not a JWK SHA-256 thumbprint") }
 
         let subject: String
-        switch withState({ $0.nextConsent() }) {
-        case .cancel:
-            return Self.page("The sign-in page was closed.", status: 200)
-        case .deny:
-            return fail("access_denied", "the user denied the request")
-        case .approve:
-            guard let first = options.users.first else { return fail("server_error", "the provider has no users") }
-            subject = first.subject
-        case .approveAs(let chosen):
-            guard user(chosen) != nil else { return fail("server_error", "the provider has no such user") }
+        if options.showsLoginPage, withState({ $0.scriptedConsent.isEmpty }) {
+            guard let chosen = parameters["login_as"] else { return loginPage(items) }
+            guard user(chosen) != nil else { return fail("access_denied", "no such user") }
             subject = chosen
+        } else {
+            switch withState({ $0.nextConsent() }) {
+            case .cancel:
+                return Self.page("The sign-in page was closed.", status: 200)
+            case .deny:
+                return fail("access_denied", "the user denied the request")
+            case .approve:
+                guard let first = options.users.first else { return fail("server_error", "the provider has no users") }
+                subject = first.subject
+            case .approveAs(let chosen):
+                guard user(chosen) != nil else { return fail("server_error", "the provider has no such user") }
+                subject = chosen
+            }
         }
         let code = Self.randomValue("code")
         let now = options.clock.now()

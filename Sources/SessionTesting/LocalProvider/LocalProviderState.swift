@@ -95,6 +95,8 @@ struct LocalProviderState: Sendable {
     var endedSessions = 0
     /// The back-channel logouts sent, in order: where, and the status answered (nil: no answer).
     var backChannelLogouts: [(uri: URL, status: Int?)] = []
+    /// Back-channel logout URIs registered after the provider started, by client ID.
+    var backChannelLogoutURIs: [String: URL] = [:]
     /// Device sign-ins by device code.
     var deviceSignIns: [String: DeviceSignIn] = [:]
     /// The `jti` of each client assertion accepted, until it expires: a second use is a replay.

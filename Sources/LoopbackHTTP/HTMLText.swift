@@ -1,0 +1,19 @@
+/// Text put into the HTML pages the package serves.
+public enum HTMLText {
+    /// `text` safe inside an element or a quoted attribute: `&`, `<`, `>`, `"` and `'` as entities.
+    public static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
