@@ -103,7 +103,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBench",
-            dependencies: ["SessionFacade", "SessionCore", "SessionTesting", "SessionPostgres",
+            dependencies: ["SessionFacade", "SessionCore", "SessionTesting", "SessionPostgres", "SessionWebApp",
                            .target(name: "CLibCurl", condition: .when(platforms: [.linux])),
                            .target(name: "CLibPQ", condition: .when(platforms: [.linux]))],
             path: "Samples/SessionBench",

@@ -192,7 +192,7 @@ enum FleetSessions {
 
     static func subject(_ index: Int) -> String { String(format: "user-%03d", index) }
 
-    private static func connectionString(_ file: String) throws -> String {
+    static func connectionString(_ file: String) throws -> String {
         try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

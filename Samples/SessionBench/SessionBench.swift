@@ -52,6 +52,7 @@ enum SessionBench {
             #if canImport(CLibPQ)
             try await FleetSessions.run(options, connectionStringFile: file, into: &report)
             try await FleetChaos.run(options, connectionStringFile: file, into: &report)
+            try await WebSessionsBench.postgres(options, connectionStringFile: file, into: &report)
             #else
             throw BenchOptions.UsageError(message: "--postgres: SessionPostgres is built on Linux only")
             #endif
@@ -70,6 +71,7 @@ enum SessionBench {
         try await SharedSession.refreshRequests(into: &report)
         try await SharedSession.freshPath(options, into: &report)
         try await ServerSessions.oneProvider(options, into: &report)
+        try await WebSessionsBench.inMemory(options, into: &report)
         return report
     }
 }

@@ -133,14 +133,17 @@ public struct PostgresWebSessionStore: WebSessionStore {
                     DELETE FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2 AND \(condition)
                     RETURNING id, record, created_at, last_used_at
                     """, [issuer, clientID] + values).rows
-                var taken: [(web: [String?], tokens: [String?]?)] = []
-                for row in web {
-                    let tokens = try connection.execute("""
-                        DELETE FROM session_service_sessions WHERE issuer = $1 AND client_id = $2 AND account = $3
-                        RETURNING CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
-                        """, [issuer, clientID, "web." + (row[0] ?? ""), "\(PostgresTokenStore.maximumRowSize)"]).rows.first
-                    taken.append((row, tokens))
-                }
+                // The token rows in one statement. Only ids that are digests (hex) go into the array
+                // literal: a row someone else wrote with another id cannot widen it.
+                let ids = web.compactMap { $0[0] }.filter { $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
+                let accounts = "{" + ids.map { "web." + $0 }.joined(separator: ",") + "}"
+                let tokenRows = ids.isEmpty ? [] : try connection.execute("""
+                    DELETE FROM session_service_sessions WHERE issuer = $1 AND client_id = $2 AND account = ANY($3::text[])
+                    RETURNING account, CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
+                    """, [issuer, clientID, accounts, "\(PostgresTokenStore.maximumRowSize)"]).rows
+                var byAccount: [String: [String?]] = [:]
+                for row in tokenRows { if let account = row[0] { byAccount[account] = Array(row.dropFirst()) } }
+                let taken = web.map { row in (web: row, tokens: byAccount["web." + (row[0] ?? "")]) }
                 _ = try connection.execute("COMMIT")
                 return taken
             } catch {

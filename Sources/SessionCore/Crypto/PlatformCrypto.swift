@@ -12,7 +12,14 @@ package enum PlatformCrypto {
     /// from an identity (session and lock files), and digests that tell values apart without
     /// showing them.
     package static func hexDigest(of text: String, bytes count: Int) throws -> String {
-        try sha256(Data(text.utf8)).prefix(count).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(2 * count)
+        for byte in try sha256(Data(text.utf8)).prefix(count) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// `count` bytes from the system CSPRNG.
