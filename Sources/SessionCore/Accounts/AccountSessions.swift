@@ -69,14 +69,20 @@ public final class AccountSessions: Sendable {
 
     /// Keeps `tokens`, a session of this provider signed in some other way (a device sign-in, a
     /// sign-in of the app's own), as its account's: added when new, replacing the account's session
-    /// when kept already. The other accounts are not touched.
+    /// when kept already. The grant of the session it replaces is revoked at the provider, best
+    /// effort: nobody holds it any more, and a live refresh token left behind at every re-login is a
+    /// grant nobody can end. The other accounts are not touched.
     /// - Throws: `idTokenMissing` when `tokens` name no account (no ID token); the store's errors.
     public func keep(_ tokens: SessionTokens) async throws -> (account: Account, session: SessionClient) {
         guard let account = Account(tokens: tokens, issuer: provider.configuration.issuer.absoluteString) else {
             throw SessionError(.idTokenMissing, process: .authentication, message: "the sign-in named no account: its ID token is missing")
         }
         let kept = try store.tokenStore(forSubject: account.subject)
+        let replaced = try? await kept.load()
         try await kept.save(tokens)
+        if let replaced, !replaced.holdsSameTokens(as: tokens) {
+            try? await SessionClient(provider: provider, store: InMemoryTokenStore(replaced.marked(nil))).signOut(revokeTokens: true)
+        }
         let session = SessionClient(provider: provider, store: kept)
         _ = try await session.loadStoredSession()
         return (account, session)

@@ -100,6 +100,19 @@ final class AccountSessionsTests: XCTestCase {
         XCTAssertTrue(local.isActive(refreshToken: try XCTUnwrap(maxTokens?.refreshToken)))
     }
 
+    func testSigningAnAccountInAgainRevokesTheGrantItReplaces() async throws {
+        for kind in Kind.allCases {
+            let (local, accounts) = try accounts(in: kind)
+            let (_, first) = try await accounts.signIn(agent: HeadlessUserAgent())
+            let firstTokens = await first.tokens
+            let (_, second) = try await accounts.signIn(agent: HeadlessUserAgent())
+            let secondTokens = await second.tokens
+            XCTAssertFalse(local.isActive(refreshToken: try XCTUnwrap(firstTokens?.refreshToken)), "\(kind): no orphaned grant left behind")
+            XCTAssertTrue(local.isActive(refreshToken: try XCTUnwrap(secondTokens?.refreshToken)), "\(kind): the new session lives")
+            XCTAssertEqual(local.requests(to: .revocation).count, 1)
+        }
+    }
+
     func testAnAccountsSignInTimeIsItsAuthenticationsNotItsLastRefresh() async throws {
         let clock = ManualClock()
         let local = try LocalProvider(clock: clock) { $0.users = [.erika, .max] }
