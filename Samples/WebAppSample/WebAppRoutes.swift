@@ -23,7 +23,7 @@ struct WebAppRoutes: Sendable {
 
         /// Answers `request` on the server's connection thread. The loopback server's handler is
         /// synchronous, on a thread of its own (not the cooperative pool's), so it may wait here
-        /// for the layer's asynchronous answer.
+        /// for the layer's asynchronous answer — a minute at most, then 503.
         func handle(_ request: HTTPServerRequest) -> HTTPServerReply {
             guard let routes else { return .respond(.text("starting", status: 503)) }
             let answer = Locked<HTTPServerResponse?>(nil)
@@ -33,8 +33,8 @@ struct WebAppRoutes: Sendable {
                 answer.withLock { $0 = response }
                 done.signal()
             }
-            done.wait()
-            return .respond(answer.value ?? .text("no answer", status: 500))
+            guard done.wait(timeout: .now() + 60) == .success, let response = answer.value else { return .respond(.text("no answer", status: 503)) }
+            return .respond(response)
         }
     }
 
@@ -53,10 +53,10 @@ struct WebAppRoutes: Sendable {
                 }
             case ("GET", "/me"): return try await me(webRequest)
             case ("POST", "/logout"):
-                return Self.send(await web.signOut(webRequest, csrfToken: Self.formValue("csrf", in: request)).response, page: "Refused.")
+                return Self.send(try await web.signOut(webRequest, csrfToken: Self.formValue("csrf", in: request)).response, page: "Refused.")
             case ("POST", "/logout-everywhere"):
                 guard let session = try await web.session(for: webRequest), let subject = session.subject,
-                      await web.signOut(webRequest, csrfToken: Self.formValue("csrf", in: request)).response.status == 303 else {
+                      try await web.signOut(webRequest, csrfToken: Self.formValue("csrf", in: request)).response.status == 303 else {
                     return .text("refused", status: 403)
                 }
                 _ = try await web.endSessions(ofSubject: subject)

@@ -37,12 +37,12 @@ public final class InMemoryWebSessionStore: WebSessionStore {
 
     /// The sessions of `subject`, newest first.
     public func records(ofSubject subject: String) async throws -> [WebSessionRecord] {
-        select { $0.subject == subject }
+        select { Exact.equal($0.subject, subject) }
     }
 
     /// The sessions of the provider's session `providerSessionID`, newest first.
     public func records(ofProviderSession providerSessionID: String) async throws -> [WebSessionRecord] {
-        select { $0.providerSessionID == providerSessionID }
+        select { Exact.equal($0.providerSessionID, providerSessionID) }
     }
 
     /// Takes out at most `limit` expired sessions, with their last tokens.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 
 /// What the web session layer needs of a request, whatever the server framework: its method, the
 /// URL the browser asked for (scheme, host and query included), and three headers. Build one from
@@ -29,7 +30,7 @@ public struct WebRequest: Sendable {
     /// case of their names (the first of a repeated header).
     public init(method: String, url: URL, headers: [(name: String, value: String)]) {
         func header(_ name: String) -> String? {
-            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+            headers.first { ASCII.equalIgnoringCase($0.name, name) }?.value
         }
         self.init(method: method, url: url, cookie: header("Cookie"), origin: header("Origin"), fetchSite: header("Sec-Fetch-Site"))
     }
@@ -40,7 +41,7 @@ public struct WebRequest: Sendable {
         guard let cookie else { return nil }
         let values = cookie.split(separator: ";").compactMap { pair -> Substring? in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else { return nil }
+            guard parts.count == 2, Exact.equal(parts[0].trimmingCharacters(in: .whitespaces), name) else { return nil }
             return parts[1]
         }
         guard values.count == 1 else { return nil }

@@ -9,9 +9,10 @@ public struct WebSessionID: Hashable, Sendable, CustomStringConvertible {
     public let digest: String
 
     /// The ID of the session whose cookie holds `identifier`; nil when `identifier` is not one the
-    /// layer makes (43 base64url characters).
+    /// layer makes (32 bytes in canonical base64url).
     init?(identifier: String) {
-        guard identifier.utf8.count == 43, identifier.utf8.allSatisfy(Self.isBase64URL),
+        guard identifier.utf8.count == 43, let bytes = Base64URL.decode(identifier), bytes.count == 32,
+              Exact.equal(Base64URL.encode(bytes), identifier),
               let digest = try? PlatformCrypto.hexDigest(of: identifier, bytes: 32) else { return nil }
         self.digest = digest
     }
@@ -23,7 +24,7 @@ public struct WebSessionID: Hashable, Sendable, CustomStringConvertible {
 
     /// A fresh identifier for a browser's cookie (256 bits from the system CSPRNG) and its ID.
     static func make() throws -> (identifier: String, id: WebSessionID) {
-        let identifier = Base64URL.encode(try PlatformCrypto.randomBytes(32))
+        let identifier = try RandomToken.generate()
         guard let id = WebSessionID(identifier: identifier) else {
             throw SessionError(.cryptoFailure, process: .authentication, message: "a web session's identifier could not be made")
         }
@@ -32,12 +33,4 @@ public struct WebSessionID: Hashable, Sendable, CustomStringConvertible {
 
     /// The digest's first 8 digits: enough to tell sessions apart in a log, nothing to use.
     public var description: String { "web session \(digest.prefix(8))…" }
-
-    private static func isBase64URL(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
-        default: false
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 
 /// How a ``WebSessions`` layer names its cookies and how long its sessions live. The defaults are
 /// what a web application signing people in should start from.
@@ -42,12 +43,15 @@ public struct WebSessionOptions: Sendable {
         signedOutURL = root
     }
 
-    /// The origin as browsers send it in `Origin`: `scheme://host[:port]`, lowercase.
-    var serializedOrigin: String {
-        let scheme = appOrigin.scheme?.lowercased() ?? ""
-        let host = appOrigin.host?.lowercased() ?? ""
-        // Browsers leave out a scheme's default port.
-        let port = appOrigin.port.flatMap { ($0 == 443 && scheme == "https") || ($0 == 80 && scheme == "http") ? nil : ":\($0)" } ?? ""
+    /// The application's origin as browsers send it in `Origin`.
+    var serializedOrigin: String { Self.origin(of: appOrigin) }
+
+    /// `url`'s origin as browsers serialize it: `scheme://host[:port]`, lowercase, without the
+    /// scheme's default port.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme.map(ASCII.caseFolded) ?? ""
+        let host = url.host.map(ASCII.caseFolded) ?? ""
+        let port = url.port.flatMap { ($0 == 443 && scheme == "https") || ($0 == 80 && scheme == "http") ? nil : ":\($0)" } ?? ""
         return "\(scheme)://\(host)\(port)"
     }
 }

@@ -17,23 +17,23 @@ extension WebSessions {
     ///   nothing ended when it was not, or the request was not such a POST; every answer `no-store`.
     public func backChannelLogout(_ request: WebRequest, body: Data) async -> WebBackChannelLogout {
         do {
-            guard request.method == "POST" else { throw Self.refused("a back-channel logout is a POST") }
-            let values = FormBody.values(named: "logout_token", in: body)
+            guard Exact.equal(request.method, "POST") else { throw Self.refused("a back-channel logout is a POST") }
+            let values = FormEncoding.values(named: "logout_token", in: body)
             guard values.count == 1, let raw = values.first else { throw Self.refused("the body must hold one logout_token") }
-            let token = try await LogoutToken.validate(raw, at: provider, maxAge: options.logoutTokenMaxAge)
-            guard try await store.noteLogoutToken(token.id, until: token.replayableUntil) else {
+            let token = try await provider.validateLogoutToken(raw, maxAge: options.logoutTokenMaxAge)
+            guard try await store.noteLogoutToken(token.tokenID, until: token.acceptableUntil) else {
                 throw Self.refused("this logout token was presented before")
             }
             var records: [WebSessionRecord]
             if let sid = token.providerSessionID {
                 records = try await store.records(ofProviderSession: sid)
-                if let subject = token.subject { records = records.filter { $0.subject == subject } }
+                if let subject = token.subject { records = records.filter { Exact.equal($0.subject, subject) } }
             } else {
                 records = try await store.records(ofSubject: token.subject ?? "")
             }
             var ended: [WebSessionEnd] = []
             for record in records {
-                if let end = await end(record.id, revoking: false) { ended.append(end) }
+                if let end = try await end(record.id, revoking: false) { ended.append(end) }
             }
             provider.log(.info, "back-channel logout: \(ended.count) web session(s) ended")
             return WebBackChannelLogout(response: WebResponse(status: 200), ended: ended, refusal: nil)
@@ -57,20 +57,4 @@ public struct WebBackChannelLogout: Sendable {
     public let ended: [WebSessionEnd]
     /// Why the request was refused; nil when it was carried out.
     public let refusal: SessionError?
-}
-
-/// The values of a form body's parameters (`application/x-www-form-urlencoded`).
-enum FormBody {
-    /// Every value of the parameter `name` in `body`, decoded; a value that does not decode is left out.
-    static func values(named name: String, in body: Data) -> [String] {
-        String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, decode(parts[0]) == name else { return nil }
-            return decode(parts[1])
-        }
-    }
-
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-    }
 }

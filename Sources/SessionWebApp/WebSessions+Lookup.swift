@@ -20,7 +20,7 @@ extension WebSessions {
         }
         let now = clock.now()
         if record.hasExpired(at: now, idle: options.idleTimeout, absolute: options.absoluteTimeout) {
-            _ = await end(id, revoking: options.revokesExpiredSessions)
+            _ = try await end(id, revoking: options.revokesExpiredSessions)
             return nil
         }
         if now.timeIntervalSince(record.lastUsedAt) >= options.touchInterval {

@@ -6,7 +6,7 @@ import SessionCore
 /// to the post-logout redirect URI, where its `state` is checked.
 extension WebSessions {
     /// The sign-out route, ending the user's session at the provider too: as
-    /// ``signOut(_:csrfToken:)`` (refused cross-site; the session here always ends, its grant
+    /// ``signOut(_:csrfToken:)`` (refused cross-site; the session here ends whatever the provider says, its grant
     /// revoked best effort), then a 303 to the provider's `end_session_endpoint` with the session's
     /// ID token as `id_token_hint`, `client_id`, the configuration's `postLogoutRedirectURI` and a
     /// fresh `state`, which the cookie ``WebSessionOptions/signOutCookieName`` carries to
@@ -16,7 +16,7 @@ extension WebSessions {
     ///   - csrfToken: the token the sign-out form carried, if any.
     /// - Throws: `unsupportedProviderFeature` when the provider has no `end_session_endpoint`, and
     ///   `invalidConfiguration` when the configuration has no `postLogoutRedirectURI`, before
-    ///   anything is ended; discovery errors.
+    ///   anything is ended; discovery errors; as ``signOut(_:csrfToken:)``.
     public func signOutAtProvider(_ request: WebRequest, csrfToken: String? = nil) async throws -> WebSignOut {
         let metadata = try await provider.discover()
         guard let endpoint = metadata.endSessionEndpoint else {
@@ -25,14 +25,11 @@ extension WebSessions {
         guard let returnURI = provider.configuration.postLogoutRedirectURI else {
             throw SessionError(.invalidConfiguration, process: .endSession, message: "signing out at the provider needs the configuration's postLogoutRedirectURI")
         }
-        let local = await signOut(request, csrfToken: csrfToken)
+        let local = try await signOut(request, csrfToken: csrfToken)
         guard local.response.status == 303 else { return local }
-        let state = Base64URL.encode(try PlatformCrypto.randomBytes(32))
-        var parameters = [("client_id", provider.configuration.clientID), ("post_logout_redirect_uri", returnURI.absoluteString), ("state", state)]
-        if let idToken = local.ended?.idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
-        guard let url = FormEncoding.url(endpoint, appending: parameters) else {
-            throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end-session URL cannot be built")
-        }
+        let state = try RandomToken.generate()
+        let url = try RPInitiatedLogout.url(endpoint, idToken: local.ended?.idToken, clientID: provider.configuration.clientID,
+                                            returnURI: returnURI, state: state)
         let cookies = local.response.setCookies + [WebCookie.set(options.signOutCookieName, state, maxAge: options.signInLifetime)]
         return WebSignOut(response: .seeOther(url, setting: cookies), ended: local.ended)
     }
@@ -44,9 +41,7 @@ extension WebSessions {
     ///   repeated): the provider's session may still be open. Answer it with a 400 that deletes
     ///   the cookie (``signOutFailedCookies``).
     public func completeProviderSignOut(_ request: WebRequest) async throws -> WebResponse {
-        let states = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.filter { $0.name == "state" } ?? []
-        guard let expected = request.cookie(named: options.signOutCookieName), states.count == 1,
-              let state = states[0].value, Exact.equal(state, expected) else {
+        guard let expected = request.cookie(named: options.signOutCookieName), RPInitiatedLogout.returnCarries(expected, in: request.url) else {
             throw SessionError(.stateMismatch, process: .endSession, message: "the provider's sign-out came back without this browser's state")
         }
         return .seeOther(options.signedOutURL, setting: signOutFailedCookies)

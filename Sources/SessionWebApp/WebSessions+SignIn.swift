@@ -40,7 +40,8 @@ extension WebSessions {
                                                 createdAt: now, lastUsedAt: now), tokens: tokens)
         var replaced: WebSessionEnd?
         if let old = request.cookie(named: options.sessionCookieName).flatMap(WebSessionID.init(identifier:)) {
-            replaced = await end(old, revoking: options.revokesReplacedSessions)
+            // The new session stands even when the old one cannot be deleted now: it expires.
+            replaced = try? await end(old, revoking: options.revokesReplacedSessions)
         }
         provider.log(.info, "\(id) began\(replaced == nil ? "" : ", replacing the browser's previous one")")
         guard let session = try await session(id, identifier: identifier) else {
@@ -59,8 +60,7 @@ extension WebSessions {
 
     /// `url` when it is on the application's origin.
     func sameOrigin(_ url: URL) throws -> URL {
-        let origin = WebSessionOptions(appOrigin: url).serializedOrigin
-        guard origin == options.serializedOrigin else {
+        guard Exact.equal(WebSessionOptions.origin(of: url), options.serializedOrigin) else {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "a redirect must stay on the application's origin")
         }
         return url

@@ -3,8 +3,8 @@ import SessionCore
 
 /// Ending sessions: a browser's sign-out, every session of a user, the provider's session too.
 extension WebSessions {
-    /// The sign-out route (a POST): ends the session of `request`'s browser here — always — and
-    /// revokes its grant at the provider, best effort.
+    /// The sign-out route (a POST): ends the session of `request`'s browser here, whatever the
+    /// provider says, and revokes its grant there, best effort.
     ///
     /// A cross-site request is refused with a 403 and nothing ended: the request must come from
     /// the application's origin (`Origin`, else `Sec-Fetch-Site: same-origin`), or, from a browser
@@ -14,14 +14,16 @@ extension WebSessions {
     ///   - csrfToken: the token the sign-out form carried, if any.
     /// - Returns: a 303 to ``WebSessionOptions/signedOutURL`` deleting the session cookie, and what
     ///   became of the session (nil when the browser had none).
-    public func signOut(_ request: WebRequest, csrfToken: String? = nil) async -> WebSignOut {
+    /// - Throws: `storageFailed` when the store cannot delete the session: it has not ended (answer
+    ///   503; the browser keeps its cookie and may try again).
+    public func signOut(_ request: WebRequest, csrfToken: String? = nil) async throws -> WebSignOut {
         guard isSameOrigin(request, csrfToken: csrfToken) else {
             provider.log(.warning, "a sign-out from another site was refused")
             return WebSignOut(response: WebResponse(status: 403), ended: nil)
         }
         var ended: WebSessionEnd?
         if let id = request.cookie(named: options.sessionCookieName).flatMap(WebSessionID.init(identifier:)) {
-            ended = await end(id, revoking: true)
+            ended = try await end(id, revoking: true)
         }
         return WebSignOut(response: .seeOther(options.signedOutURL, setting: [WebCookie.delete(options.sessionCookieName)]), ended: ended)
     }
@@ -36,24 +38,16 @@ extension WebSessions {
     public func endSessions(ofSubject subject: String) async throws -> [WebSessionEnd] {
         var ended: [WebSessionEnd] = []
         for record in try await store.records(ofSubject: subject) {
-            if let end = await end(record.id, revoking: true) { ended.append(end) }
+            if let end = try await end(record.id, revoking: true) { ended.append(end) }
         }
         return ended
     }
 
     /// Ends the session `id` here and, when `revoking`, revokes its grant; nil when it was not there.
-    func end(_ id: WebSessionID, revoking: Bool) async -> WebSessionEnd? {
+    /// - Throws: the store's `storageFailed`: the session has not ended.
+    func end(_ id: WebSessionID, revoking: Bool) async throws -> WebSessionEnd? {
         clients.removeValue(forKey: id)
-        let removed: RemovedWebSession?
-        do {
-            removed = try await store.remove(id)
-        } catch let error as SessionError {
-            return WebSessionEnd(id: id, subject: nil, revocation: .failure(error))
-        } catch {
-            return WebSessionEnd(id: id, subject: nil, revocation: .failure(SessionError(.storageFailed, process: .endSession,
-                                                                                        message: "the web session could not be deleted")))
-        }
-        guard let removed else { return nil }
+        guard let removed = try await store.remove(id) else { return nil }
         provider.log(.info, "\(id) ended")
         guard revoking, let tokens = removed.tokens else {
             return WebSessionEnd(id: id, subject: removed.record.subject, revocation: nil, idToken: removed.tokens?.idToken)
@@ -68,7 +62,7 @@ extension WebSessions {
     /// Revokes the grant of an ended session's `tokens` (RFC 7009).
     func revoke(_ tokens: SessionTokens) async -> Result<Void, SessionError> {
         do {
-            try await SessionClient(provider: provider, store: InMemoryTokenStore(tokens)).signOut(revokeTokens: true)
+            try await TokenRevocation(provider: provider).revoke(tokens)
             return .success(())
         } catch {
             return .failure(error as? SessionError ?? SessionError(.invalidResponse, process: .endSession, message: "the revocation failed"))
@@ -78,10 +72,10 @@ extension WebSessions {
     /// True for a request from the application's own pages.
     private func isSameOrigin(_ request: WebRequest, csrfToken: String?) -> Bool {
         if let origin = request.origin {
-            return origin.lowercased() == options.serializedOrigin
+            return ASCII.equalIgnoringCase(origin, options.serializedOrigin)
         }
         if let site = request.fetchSite {
-            return site.lowercased() == "same-origin"
+            return ASCII.equalIgnoringCase(site, "same-origin")
         }
         guard let csrfToken, !csrfToken.isEmpty, let identifier = request.cookie(named: options.sessionCookieName) else { return false }
         let expected = WebSession.csrfToken(for: identifier)

@@ -13,8 +13,9 @@ import SessionCore
 ///   fixation); a new sign-in in a browser replaces its session and revokes the grant it replaces;
 /// - a session ends when idle for ``WebSessionOptions/idleTimeout`` or older than
 ///   ``WebSessionOptions/absoluteTimeout``, and once ended nothing started earlier brings it back;
-/// - sign-out refuses cross-site requests and always ends the session here; revoking its grant is
-///   best effort, and its outcome is reported;
+/// - sign-out refuses cross-site requests and ends the session here whatever the provider says
+///   (only a store that cannot delete it stops it, and says so); revoking its grant is best effort,
+///   and its outcome is reported;
 /// - cookies are `HttpOnly`, `Secure`, `Path=/`, `SameSite=Lax`, named `__Host-` by default;
 /// - no identifier, token, code or `state` appears in its logs or errors.
 ///
@@ -46,8 +47,7 @@ public actor WebSessions {
         if case .here = pending {
             throw Self.misconfigured("a web sign-in's pending part must be sealed or in a shared store, not in one instance's memory")
         }
-        guard let scheme = options.appOrigin.scheme?.lowercased(), let host = options.appOrigin.host,
-              scheme == "https" || (scheme == "http" && ["127.0.0.1", "::1", "localhost"].contains(host.lowercased())) else {
+        guard URLRules.isSecureEndpoint(options.appOrigin) else {
             throw Self.misconfigured("the application's origin must be https (or http on a loopback host)")
         }
         for name in [options.sessionCookieName, options.signInCookieName, options.signOutCookieName] where !WebCookie.isValidName(name) {

@@ -145,7 +145,7 @@ final class WebBackChannelLogoutTests: XCTestCase {
                 }
                 done.signal()
             }
-            done.wait()
+            _ = done.wait(timeout: .now() + 30)
             return .respond(HTTPServerResponse(status: status.value, headers: [("Cache-Control", "no-store")]))
         }
         defer { server.stop() }

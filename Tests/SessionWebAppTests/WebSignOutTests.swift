@@ -40,7 +40,7 @@ final class WebSignOutTests: XCTestCase {
     func testASignOutFromTheAppsOwnPageEndsTheSessionAndRevokesItsGrant() async throws {
         var browser = WebBrowser()
         let signIn = try await browser.signIn(layer)
-        let signOut = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        let signOut = try await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
         XCTAssertEqual(signOut.response.status, 303)
         XCTAssertEqual(signOut.response.location, URL(string: "https://app.example.test/"))
         XCTAssertEqual(signOut.response.setCookies, ["__Host-session=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0"])
@@ -59,7 +59,7 @@ final class WebSignOutTests: XCTestCase {
                         browser.request("POST", signOutURL, fetchSite: "cross-site"),
                         browser.request("POST", signOutURL, fetchSite: "same-site"),
                         browser.request("POST", signOutURL)] {
-            let refused = await layer.signOut(request)
+            let refused = try await layer.signOut(request)
             XCTAssertEqual(refused.response.status, 403)
             XCTAssertNil(refused.ended)
             XCTAssertTrue(refused.response.setCookies.isEmpty)
@@ -76,12 +76,12 @@ final class WebSignOutTests: XCTestCase {
         var other = WebBrowser()
         try await other.signIn(layer)
         let othersToken = try await layer.session(for: other.request())?.csrfToken
-        let wrong = await layer.signOut(browser.request("POST", signOutURL), csrfToken: othersToken)
+        let wrong = try await layer.signOut(browser.request("POST", signOutURL), csrfToken: othersToken)
         XCTAssertEqual(wrong.response.status, 403, "another session's token is not this one's")
-        let right = await layer.signOut(browser.request("POST", signOutURL), csrfToken: session?.csrfToken)
+        let right = try await layer.signOut(browser.request("POST", signOutURL), csrfToken: session?.csrfToken)
         XCTAssertEqual(right.response.status, 303)
         XCTAssertEqual(right.ended?.id, session?.id)
-        let sameOrigin = await layer.signOut(other.request("POST", signOutURL, fetchSite: "same-origin"))
+        let sameOrigin = try await layer.signOut(other.request("POST", signOutURL, fetchSite: "same-origin"))
         XCTAssertEqual(sameOrigin.response.status, 303)
     }
 
@@ -89,7 +89,7 @@ final class WebSignOutTests: XCTestCase {
         var browser = WebBrowser()
         try await browser.signIn(layer)
         provider.inject(.status(503), at: .revocation)
-        let signOut = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        let signOut = try await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
         XCTAssertEqual(signOut.response.status, 303)
         guard case .failure(let error)? = signOut.ended?.revocation else { return XCTFail("the failed revocation is reported") }
         XCTAssertEqual(error.process, .endSession)
@@ -162,9 +162,43 @@ final class WebSignOutTests: XCTestCase {
         XCTAssertNotEqual(refreshed.refreshToken, first.refreshToken)
         let kept = try await store.tokenStore(for: signIn.session.id).load()
         XCTAssertEqual(kept?.refreshToken, refreshed.refreshToken, "the rotated refresh token is the store's")
-        _ = await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        _ = try await layer.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
         await assertSessionError(.storageFailed) { try await self.store.tokenStore(for: signIn.session.id).save(refreshed) }
         let after = try await layer.session(for: browser.request())
         XCTAssertNil(after)
+    }
+}
+
+/// A store that cannot delete: everything else goes to the store it wraps.
+private struct UndeletableStore: WebSessionStore {
+    let inner = InMemoryWebSessionStore()
+    func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws { try await inner.insert(record, tokens: tokens) }
+    func record(_ id: WebSessionID) async throws -> WebSessionRecord? { try await inner.record(id) }
+    func touch(_ id: WebSessionID, at date: Date) async throws { try await inner.touch(id, at: date) }
+    func remove(_ id: WebSessionID) async throws -> RemovedWebSession? {
+        throw SessionError(.storageFailed, process: .endSession, message: "the database is unreachable")
+    }
+    func records(ofSubject subject: String) async throws -> [WebSessionRecord] { try await inner.records(ofSubject: subject) }
+    func records(ofProviderSession id: String) async throws -> [WebSessionRecord] { try await inner.records(ofProviderSession: id) }
+    func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] { [] }
+    func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool { try await inner.noteLogoutToken(id, until: expiry) }
+    func tokenStore(for id: WebSessionID) -> TokenStore { inner.tokenStore(for: id) }
+}
+
+final class WebSignOutStoreFailureTests: XCTestCase {
+    func testASignOutTheStoreCannotCarryOutSaysSoInsteadOfClaimingTheSessionEnded() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { $0.clients = [LocalProvider.Client(id: "web-app", redirectURIs: [WebBrowser.callback])] }
+        defer { provider.stop() }
+        let layer = try WebSessions(provider: OpenIDProvider(configuration: try provider.configuration(), transport: CurlTransport(timeout: 5)),
+                                    store: UndeletableStore(), pending: .sealed(try AuthorizationSealingKey.generate()),
+                                    options: WebSessionOptions(appOrigin: WebBrowser.origin))
+        var browser = WebBrowser()
+        try await browser.signIn(layer)
+        await assertSessionError(.storageFailed) {
+            _ = try await layer.signOut(browser.request("POST", URL(string: "https://app.example.test/signout")!, origin: "https://app.example.test"))
+        }
+        let still = try await layer.session(for: browser.request())
+        XCTAssertNotNil(still, "the session was not ended, and nothing said it was")
+        XCTAssertEqual(provider.requests(to: .revocation).count, 0)
     }
 }

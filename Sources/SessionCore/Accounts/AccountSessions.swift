@@ -81,7 +81,7 @@ public final class AccountSessions: Sendable {
         let replaced = try? await kept.load()
         try await kept.save(tokens)
         if let replaced, !replaced.holdsSameTokens(as: tokens) {
-            try? await SessionClient(provider: provider, store: InMemoryTokenStore(replaced.marked(nil))).signOut(revokeTokens: true)
+            try? await TokenRevocation(provider: provider).revoke(replaced)
         }
         let session = SessionClient(provider: provider, store: kept)
         _ = try await session.loadStoredSession()

@@ -129,6 +129,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         /// come back as asked (cancelled, failed, or with another `state`): the provider's own
         /// session may still be open.
         public static let providerSignOutIncomplete = Code(.providerSignOutIncomplete)
+        /// A back-channel logout token broke a rule of OpenID Connect Back-Channel Logout 1.0
+        /// §2.6 (``OpenIDProvider/validateLogoutToken(_:maxAge:)``): nothing may be ended for it.
+        public static let invalidLogoutToken = Code(.invalidLogoutToken)
         /// RFC 8628 `expired_token`: the device code expired before the user approved it (also
         /// when the client stops polling at its expiry).
         public static let expiredToken = Code(.expiredToken)
@@ -196,7 +199,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
             case accessDenied, invalidRequest, unauthorizedClient, unsupportedResponseType, invalidScope
             case serverError, temporarilyUnavailable, invalidGrant, invalidClient, unsupportedGrantType
             case interactionRequired, loginRequired, consentRequired, oauthError, expiredToken
-            case providerSignOutIncomplete, invalidToken, insufficientScope, idTokenMalformed, idTokenMissing
+            case providerSignOutIncomplete, invalidLogoutToken, invalidToken, insufficientScope, idTokenMalformed, idTokenMissing
             case idTokenUnsupportedAlgorithm, idTokenUnknownKey, idTokenSignatureInvalid, idTokenIssuerMismatch, idTokenAudienceMismatch
             case idTokenAuthorizedPartyMismatch, idTokenExpired, idTokenIssuedInFuture, idTokenNotYetValid, idTokenNonceMismatch
             case idTokenSubjectMismatch, notAuthenticated, reauthenticationRequired, sessionEnded, userInfoSubjectMismatch

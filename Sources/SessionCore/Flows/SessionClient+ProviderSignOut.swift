@@ -40,14 +40,13 @@ extension SessionClient {
                     throw SessionError(.invalidConfiguration, process: .endSession,
                                        message: "the agent's redirect URI differs from the configured one in more than its loopback port")
                 }
-                let url = try Self.endSessionURL(endpoint, idToken: idToken, clientID: clientID, redirectURI: session.redirectURI, state: state)
+                let url = try RPInitiatedLogout.url(endpoint, idToken: idToken, clientID: clientID, returnURI: session.redirectURI, state: state)
                 returned = try await session.present(url)
             } catch {
                 await session.finish(.abandoned)
                 throw Self.incomplete("the provider's sign-out page did not come back (\(Self.why(error)))")
             }
-            let states = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.queryItems?.filter { Exact.equal($0.name, "state") } ?? []
-            guard states.count == 1, Exact.equal(states[0].value, state) else {
+            guard RPInitiatedLogout.returnCarries(state, in: returned) else {
                 let error = Self.incomplete("the provider's sign-out came back without this sign-out's state")
                 await session.finish(.refused(error))
                 throw error
@@ -55,17 +54,6 @@ extension SessionClient {
             await session.finish(.accepted)
             log(.info, "signed out at the provider too")
         }
-    }
-
-    /// The end-session request (RP-Initiated Logout §2), its query appended to any the
-    /// endpoint has.
-    private static func endSessionURL(_ endpoint: URL, idToken: String?, clientID: String, redirectURI: URL, state: String) throws -> URL {
-        var parameters = [("client_id", clientID), ("post_logout_redirect_uri", redirectURI.absoluteString), ("state", state)]
-        if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
-        guard let url = FormEncoding.url(endpoint, appending: parameters) else {
-            throw SessionError(.invalidDiscoveryDocument, process: .endSession, message: "the end-session URL cannot be built")
-        }
-        return url
     }
 
     private static func why(_ error: Error) -> String {

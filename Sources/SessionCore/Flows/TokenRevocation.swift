@@ -2,13 +2,18 @@ import Foundation
 
 /// Token revocation (RFC 7009) at a provider: the refresh token of a session (which ends its grant),
 /// or its access token when it has none, with the client's authentication.
-struct TokenRevocation: Sendable {
-    let provider: OpenIDProvider
+package struct TokenRevocation: Sendable {
+    package let provider: OpenIDProvider
+
+    /// Revocation at `provider`.
+    package init(provider: OpenIDProvider) {
+        self.provider = provider
+    }
 
     /// Revokes `tokens`' refresh token, or without one their access token.
     /// - Throws: `unsupportedProviderFeature` when the provider has no revocation endpoint;
     ///   transport and OAuth errors of the revocation. All with process `endSession`.
-    func revoke(_ tokens: SessionTokens) async throws {
+    package func revoke(_ tokens: SessionTokens) async throws {
         guard let endpoint = try await provider.revocationEndpoint() else {
             throw SessionError(.unsupportedProviderFeature, process: .endSession, message: "the provider has no revocation endpoint")
         }

@@ -26,7 +26,7 @@ extension OpenIDProvider {
     /// - Throws: the ID-token codes (`idTokenMalformed`, `idTokenUnsupportedAlgorithm`,
     ///   `idTokenUnknownKey`, `idTokenSignatureInvalid`), their messages naming `kind`; discovery
     ///   and key-set errors.
-    package func verifiedJWT(_ raw: String, kind: String) async throws -> (header: [String: JSONValue], claims: [String: JSONValue]) {
+    func verifiedJWT(_ raw: String, kind: String) async throws -> (header: [String: JSONValue], claims: [String: JSONValue]) {
         let malformed = { (why: String) in SessionError(.idTokenMalformed, process: .authentication, message: "\(kind): \(why)") }
         let jws = try CompactJWS(raw, malformed: malformed)
         let claims = try CompactJWS.object(jws.payload, part: "payload", malformed: malformed)

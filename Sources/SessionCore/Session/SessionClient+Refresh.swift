@@ -116,7 +116,7 @@ extension SessionClient {
         }
         try await adopt(refreshed, ifStill: epoch)
         emit(.tokensRefreshed(refreshed))
-        log(.info, "refresh completed (refresh token \(refreshed.refreshToken == refreshToken ? "kept" : "rotated"))")
+        log(.info, "refresh completed (refresh token \(Exact.equal(refreshed.refreshToken, refreshToken) ? "kept" : "rotated"))")
         return refreshed
     }
 

@@ -1,7 +1,19 @@
 import Foundation
 
-/// `application/x-www-form-urlencoded` encoding as the WHATWG URL standard defines it.
+/// `application/x-www-form-urlencoded` encoding as the WHATWG URL standard defines it, and the
+/// reading of a form body a provider posts (a back-channel logout).
 package enum FormEncoding {
+    /// Every value of the parameter `name` in the form `body`, decoded; a pair that does not
+    /// decode (invalid percent-encoding) is left out. Names compare exactly.
+    package static func values(named name: String, in body: Data) -> [String] {
+        func decode(_ text: Substring) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        return String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, Exact.equal(decode(parts[0]), name) else { return nil }
+            return decode(parts[1])
+        }
+    }
+
     package static func encode(_ parameters: [(String, String)]) -> String {
         parameters.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }

@@ -21,7 +21,8 @@ extension LocalProviderEngine {
     }
 
     /// Posts `token` to `uri` and waits for the answer, on the connection's own thread (not the
-    /// cooperative pool's), so the logout has reached the client before the browser is answered.
+    /// cooperative pool's), so the logout has reached the client before the browser is answered;
+    /// a client that does not answer within 15 s is noted as not having answered.
     func deliverLogoutToken(_ token: String, to uri: URL) {
         let status = Locked<Int?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -30,7 +31,7 @@ extension LocalProviderEngine {
             status.withLock { $0 = response?.status }
             done.signal()
         }
-        done.wait()
+        _ = done.wait(timeout: .now() + 15)
         withState { $0.backChannelLogouts.append((uri, status.value)) }
     }
 }

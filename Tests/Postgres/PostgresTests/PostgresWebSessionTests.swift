@@ -67,7 +67,7 @@ final class PostgresWebSessionTests: XCTestCase {
         try await browser.signIn(first)
         let served = try await second.session(for: browser.request())
         XCTAssertNotNil(served)
-        let signOut = await first.signOut(browser.request("POST", URL(string: "https://app.example.test/signout")!, origin: "https://app.example.test"))
+        let signOut = try await first.signOut(browser.request("POST", URL(string: "https://app.example.test/signout")!, origin: "https://app.example.test"))
         guard case .success? = signOut.ended?.revocation else { return XCTFail("ended and revoked") }
         let after = try await second.session(for: browser.request())
         XCTAssertNil(after)
