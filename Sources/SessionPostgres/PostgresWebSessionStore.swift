@@ -30,9 +30,20 @@ public struct PostgresWebSessionStore: WebSessionStore {
         PostgresTokenStore(database: database, configuration: configuration, account: Self.account(id), subject: nil)
     }
 
-    /// Keeps a new session, its tokens first.
+    /// Keeps a new session, its tokens first; when its row cannot be written, the tokens' row is
+    /// deleted again (best effort), so no session's tokens are left without it.
     public func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws {
-        try await tokenStore(for: record.id).save(tokens)
+        let tokenStore = tokenStore(for: record.id)
+        try await tokenStore.save(tokens)
+        do {
+            try await insertRecord(record)
+        } catch {
+            try? await tokenStore.clear()
+            throw error
+        }
+    }
+
+    private func insertRecord(_ record: WebSessionRecord) async throws {
         let (issuer, clientID) = (self.issuer, self.clientID)
         let sealed = try database.seal.seal(try Self.encode(record), for: row(record.id))
         let parameters: [String?] = [issuer, clientID, record.id.digest, try record.subject.map(Self.digest), try record.providerSessionID.map(Self.digest),

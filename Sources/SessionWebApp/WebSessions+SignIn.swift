@@ -36,8 +36,14 @@ extension WebSessions {
         let now = clock.now()
         let (identifier, id) = try WebSessionID.make()
         let providerSessionID = tokens.idToken.flatMap { try? IDToken($0) }?.claims["sid"]?.stringValue
-        try await store.insert(WebSessionRecord(id: id, subject: tokens.subject, providerSessionID: providerSessionID,
-                                                createdAt: now, lastUsedAt: now), tokens: tokens)
+        do {
+            try await store.insert(WebSessionRecord(id: id, subject: tokens.subject, providerSessionID: providerSessionID,
+                                                    createdAt: now, lastUsedAt: now), tokens: tokens)
+        } catch {
+            // Nobody will hold these tokens: their grant is ended rather than left live at the provider.
+            _ = await revoke(tokens)
+            throw error
+        }
         var replaced: WebSessionEnd?
         if let old = request.cookie(named: options.sessionCookieName).flatMap(WebSessionID.init(identifier:)) {
             // The new session stands even when the old one cannot be deleted now: it expires.

@@ -169,10 +169,15 @@ final class WebSignOutTests: XCTestCase {
     }
 }
 
-/// A store that cannot delete: everything else goes to the store it wraps.
+/// A store that cannot delete (or, with `refusesInserts`, keep a new session): everything else goes
+/// to the store it wraps.
 private struct UndeletableStore: WebSessionStore {
     let inner = InMemoryWebSessionStore()
-    func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws { try await inner.insert(record, tokens: tokens) }
+    var refusesInserts = false
+    func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws {
+        if refusesInserts { throw SessionError(.storageFailed, process: .authentication, message: "the database is unreachable") }
+        try await inner.insert(record, tokens: tokens)
+    }
     func record(_ id: WebSessionID) async throws -> WebSessionRecord? { try await inner.record(id) }
     func touch(_ id: WebSessionID, at date: Date) async throws { try await inner.touch(id, at: date) }
     func remove(_ id: WebSessionID) async throws -> RemovedWebSession? {
@@ -200,5 +205,17 @@ final class WebSignOutStoreFailureTests: XCTestCase {
         let still = try await layer.session(for: browser.request())
         XCTAssertNotNil(still, "the session was not ended, and nothing said it was")
         XCTAssertEqual(provider.requests(to: .revocation).count, 0)
+    }
+
+    func testASignInTheStoreCannotKeepRevokesItsTokensInsteadOfLeavingThemLive() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { $0.clients = [LocalProvider.Client(id: "web-app", redirectURIs: [WebBrowser.callback])] }
+        defer { provider.stop() }
+        let layer = try WebSessions(provider: OpenIDProvider(configuration: try provider.configuration(), transport: CurlTransport(timeout: 5)),
+                                    store: UndeletableStore(refusesInserts: true), pending: .sealed(try AuthorizationSealingKey.generate()),
+                                    options: WebSessionOptions(appOrigin: WebBrowser.origin))
+        var browser = WebBrowser()
+        let callback = try await browser.signInAtProvider(layer)
+        await assertSessionError(.storageFailed) { _ = try await layer.completeSignIn(callback) }
+        XCTAssertEqual(provider.requests(to: .revocation).count, 1, "the grant nobody holds is revoked")
     }
 }
