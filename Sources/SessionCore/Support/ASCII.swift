@@ -5,7 +5,7 @@ package enum ASCII {
     /// True when `a` and `b` are equal once ASCII letters are folded to lowercase; other bytes
     /// must match exactly.
     package static func equalIgnoringCase(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
     }
 
     /// `text` with its ASCII letters folded to lowercase, other bytes kept: a key under which
@@ -33,6 +33,11 @@ package enum ASCII {
     package static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// True for `A`–`Z`.
+    package static func isUppercase(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 {

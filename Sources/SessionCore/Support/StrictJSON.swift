@@ -57,7 +57,12 @@ private struct Reader {
     }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     func peek() throws -> UInt8 {
@@ -132,17 +137,21 @@ private struct Reader {
     mutating func string() throws -> String {
         index += 1
         var scalars: [UInt8] = []
+        var escaped = false
         var start = index
         while true {
             let byte = try peek()
             switch byte {
             case UInt8(ascii: "\""):
-                scalars.append(contentsOf: bytes[start..<index])
+                // Most strings have no escape: made from the document's bytes with no copy between.
+                let text = escaped ? String(validating: scalars + bytes[start..<index], as: UTF8.self)
+                    : String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else { throw fail("a string is not valid UTF-8") }
+                guard let text else { throw fail("a string is not valid UTF-8") }
                 return text
             case UInt8(ascii: "\\"):
                 scalars.append(contentsOf: bytes[start..<index])
+                escaped = true
                 index += 1
                 try escape(into: &scalars)
                 start = index

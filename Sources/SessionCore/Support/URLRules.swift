@@ -12,12 +12,29 @@ package enum URLRules {
     /// True for an IP literal in `127.0.0.0/8` or `::1` (brackets allowed): what an http redirect
     /// URI must name (RFC 8252 §7.3, §8.3: not `localhost`, which a resolver may send elsewhere).
     package static func isLoopbackIPLiteral(host: String?) -> Bool {
-        guard var host = host?[...] else { return false }
-        while host.first == "[" { host = host.dropFirst() }
-        while host.last == "]" { host = host.dropLast() }
-        if host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        guard var host = host?.utf8[...] else { return false }
+        while host.first == UInt8(ascii: "[") { host = host.dropFirst() }
+        while host.last == UInt8(ascii: "]") { host = host.dropLast() }
+        if host.elementsEqual("::1".utf8) { return true }
+        // Four dot-separated decimal octets, the first 127: read byte by byte, since this runs
+        // before every request that carries a token.
+        var octets = 0, digits = 0, value = 0, first = 0
+        for byte in host {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                if octets == 0 { first = digits == 3 ? value : 0 }
+                octets += 1
+                digits = 0
+                value = 0
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                digits += 1
+                value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 256)
+                guard value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return octets == 3 && digits > 0 && first == 127
     }
 
     /// True when `url` is https, or http on a loopback host.

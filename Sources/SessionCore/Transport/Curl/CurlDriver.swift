@@ -1,6 +1,5 @@
 #if canImport(CLibCurl)
 import CLibCurl
-import Dispatch
 import Foundation
 
 /// The process's one libcurl multi handle and the thread that drives it. Every transfer of every
@@ -8,6 +7,9 @@ import Foundation
 /// only post starts and cancellations to the inbox and wake the thread; libcurl's multi and easy
 /// handles are touched on the driver thread alone (`curl_multi_wakeup` is the one call libcurl
 /// allows from any thread).
+///
+/// The thread sleeps in one place, `curl_multi_poll`, idle or not, so a post wakes it with one
+/// call (a semaphore beside it cost a second wake-up, and a spurious turn of the loop, per request).
 ///
 /// `@unchecked Sendable`: `multi` is used only on the driver thread (but for `curl_multi_wakeup`),
 /// and the inbox is behind its `Locked`.
@@ -20,8 +22,6 @@ final class CurlDriver: @unchecked Sendable {
     private let curl: clibcurl_api
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked<[Event]>([])
-    /// Signalled for each posted event, so an idle driver thread sleeps without polling.
-    private let posted = DispatchSemaphore(value: 0)
 
     private static let instance = Result { try CurlDriver() }
 
@@ -53,7 +53,6 @@ final class CurlDriver: @unchecked Sendable {
 
     private func post(_ event: Event) {
         inbox.withLock { $0.append(event) }
-        posted.signal()
         _ = curl.curl_multi_wakeup(multi)
     }
 
@@ -79,7 +78,8 @@ final class CurlDriver: @unchecked Sendable {
                 }
             }
             if running.isEmpty {
-                posted.wait()
+                // Nothing to drive: sleep until a post's wake-up (the timeout only bounds the nap).
+                _ = curl.curl_multi_poll(multi, nil, 0, 60_000, nil)
                 continue
             }
             var active: Int32 = 0

@@ -39,28 +39,37 @@ struct CurlResponseParts {
             hasStatusLine = true
             return true
         }
-        // The line without its line break, read byte by byte (Foundation's trimming is slow).
+        // The line without its line break, read byte by byte (Foundation's trimming and a String
+        // per line cost more than the rest of a request's header handling).
         var end = bytes.count
         while end > 0, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         guard end > 0 else { return true }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)[...]
         if ASCII.isWhitespace(bytes[0]) {
             // An obsolete folded continuation (RFC 9112 §5.2): part of the previous field's value.
-            if let lastName { headers[lastName, default: ""] += " " + ASCII.trimmingWhitespace(line) }
+            if let lastName { headers[lastName, default: ""] += " " + Self.text(bytes, trimming: 0..<end) }
             return true
         }
-        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")) else { return true }
         fieldCount += 1
         guard fieldCount <= Self.maximumFieldCount else { return false }
-        let name = String(line[..<colon])
-        let value = String(ASCII.trimmingWhitespace(line[line.utf8.index(after: colon)...]))
+        let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<colon])
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let value = Self.text(bytes, trimming: (colon + 1)..<end)
         // A field sent more than once is one comma-separated list (RFC 9110 §5.3), under its first spelling.
-        let folded = ASCII.caseFolded(name)
-        let key = spellings[folded] ?? name
-        spellings[folded] = key
+        let folded = nameBytes.contains(where: ASCII.isUppercase) ? ASCII.caseFolded(name) : name
+        let key: String
+        if let first = spellings[folded] { key = first } else { key = name; spellings[folded] = name }
         headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         lastName = key
         return true
+    }
+
+    /// The text of `bytes[range]` without the spaces and tabs at its ends (RFC 9110 §5.6.3).
+    private static func text(_ bytes: UnsafeRawBufferPointer, trimming range: Range<Int>) -> String {
+        var start = range.lowerBound, end = range.upperBound
+        while start < end, ASCII.isWhitespace(bytes[start]) { start += 1 }
+        while end > start, ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 }
 #endif

@@ -142,8 +142,8 @@ final class CurlTransfer: @unchecked Sendable {
     private func configureHeaders(_ request: HTTPRequest) throws {
         var lines = request.headers.map { "\($0.key): \($0.value)" }
         // A line break in a field would let its value write header fields (or a request) of its own.
-        // (Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
-        guard !lines.contains(where: { $0.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" } }) else {
+        // (Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
+        guard !lines.contains(where: { $0.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 } }) else {
             throw HTTPTransportError(.cannotConnect, detail: "a header field contains a line break")
         }
         let has = { (name: String) in request.headers.keys.contains { ASCII.equalIgnoringCase($0, name) } }
