@@ -191,7 +191,7 @@ let package = Package(
 if Context.environment["SESSION_INTEROP"] == "1" {
     package.targets.append(.testTarget(
         name: "InteropTests",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "DemoTestSupport"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "SessionWebApp", "LoopbackHTTP", "DemoTestSupport"],
         path: "Tests/Interop/InteropTests"
     ))
 }

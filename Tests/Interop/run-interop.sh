@@ -5,7 +5,8 @@
 #   required, refresh rotation with reuse protection, revocation), a seeded user, public clients
 #   (one for the device grant) and a confidential one, RP-initiated logout;
 # - idpyoidc's server library with its DPoP and pushed-authorization add-ons, behind the small
-#   HTTP wrapper Tests/Interop/idpyoidc/provider.py, one confidential client.
+#   HTTP wrapper Tests/Interop/idpyoidc/provider.py, two confidential clients: a native one and a
+#   web application registered for back-channel logout, which the tests serve on a port chosen here.
 # Both listen on 127.0.0.1 only; the InteropTests target runs against them (INTEROP_FILTER picks
 # fewer tests), then both are stopped by PID.
 #
@@ -117,6 +118,9 @@ export INTEROP_IDPY_CLIENT_SECRET_FILE="$IDPY_WORK/client-secret"
 (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$INTEROP_IDPY_CLIENT_SECRET_FILE")
 export INTEROP_IDPY_REDIRECT_URI="com.example.interop:/callback"
 export INTEROP_IDPY_SUBJECT="diana"
+# The web application the tests serve (Swift's loopback server), registered for back-channel logout.
+export INTEROP_IDPY_WEB_PORT="$(free_port)"
+export INTEROP_IDPY_WEB_ORIGIN="http://127.0.0.1:$INTEROP_IDPY_WEB_PORT"
 log "starting idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))') on 127.0.0.1:$IDPY_PORT"
 (cd "$IDPY_WORK" && exec "$PY" "$HERE/idpyoidc/provider.py" "$IDPY_PORT" "$IDPY_WORK" "$INTEROP_IDPY_SUBJECT") > "$IDPY_WORK/stdout.log" 2>&1 &
 PIDS+=("$!")

@@ -3,11 +3,17 @@ interop tests. idpyoidc is a library, not a server: this file only maps HTTP req
 endpoints (parse_request, process_request, do_response) and back. Everything a test checks --
 DPoP proofs, pushed requests, PKCE, client authentication, tokens -- is idpyoidc's own code.
 
-Usage: provider.py PORT WORKDIR USER, with the one client's INTEROP_IDPY_CLIENT_ID and
-INTEROP_IDPY_REDIRECT_URI in the environment, and its secret in the file (mode 0600)
-INTEROP_IDPY_CLIENT_SECRET_FILE names: neither on the command line nor in an environment, where
-other processes could read it. USER is signed in without a login page (idpyoidc's
-NoAuthn) and is the `sub`. It writes nothing secret to its log; it stops on SIGTERM.
+Usage: provider.py PORT WORKDIR USER, with the native client's INTEROP_IDPY_CLIENT_ID and
+INTEROP_IDPY_REDIRECT_URI in the environment, the web client's origin in INTEROP_IDPY_WEB_ORIGIN,
+and the clients' secret in the file (mode 0600) INTEROP_IDPY_CLIENT_SECRET_FILE names: neither on
+the command line nor in an environment, where other processes could read it. USER is signed in
+without a login page (idpyoidc's NoAuthn) and is the `sub`. It writes nothing secret to its log;
+it stops on SIGTERM.
+
+The web client (`interop-web`) is registered for back-channel logout at its origin's
+/backchannel-logout. /logout stands for the provider's own "log out" page: for the session the
+browser's cookie names it calls idpyoidc's logout, as idpyoidc's example web application does once
+the user confirmed, and idpyoidc makes the logout token and POSTs it.
 """
 import http.server
 import json
@@ -30,6 +36,7 @@ CLIENT_ID = os.environ["INTEROP_IDPY_CLIENT_ID"]
 with open(os.environ["INTEROP_IDPY_CLIENT_SECRET_FILE"], encoding="utf-8") as secret_file:
     CLIENT_SECRET = secret_file.read().strip()
 REDIRECT_URI = os.environ["INTEROP_IDPY_REDIRECT_URI"]
+WEB_ORIGIN = os.environ["INTEROP_IDPY_WEB_ORIGIN"]
 ISSUER = f"http://127.0.0.1:{PORT}"
 
 KEY_DEFS = [{"type": "RSA", "use": ["sig"]}, {"type": "EC", "crv": "P-256", "use": ["sig"]}]
@@ -38,7 +45,8 @@ KEY_DEFS = [{"type": "RSA", "use": ["sig"]}, {"type": "EC", "crv": "P-256", "use
 def configuration():
     return {
         "issuer": ISSUER,
-        "httpc_params": {"verify": False},
+        # How idpyoidc POSTs logout tokens; bounded, so a client that never answers cannot hold the provider.
+        "httpc_params": {"verify": False, "timeout": 10},
         "keys": {"private_path": os.path.join(WORKDIR, "jwks.json"), "key_defs": KEY_DEFS,
                  "uri_path": "jwks.json", "read_only": False},
         "token_handler_args": {
@@ -71,6 +79,12 @@ def configuration():
             "userinfo": {"path": "userinfo", "class": "idpyoidc.server.oidc.userinfo.UserInfo",
                          # The token's scheme decides (left open, "none" would match first).
                          "kwargs": {"client_authn_method": ["bearer_header", "dpop"]}},
+            # (Its verification page, logout_verify_url, is not served: idpyoidc 5.0.0 refuses an
+            # end-session request that carries client_id before sending the browser there.)
+            "end_session": {"path": "session", "class": "idpyoidc.server.oidc.session.Session",
+                            "kwargs": {"logout_verify_url": f"{ISSUER}/verify_logout", "post_logout_uri_path": "post_logout",
+                                       "signing_alg": "ES256", "backchannel_logout_supported": True,
+                                       "backchannel_logout_session_required": True}},
             "revocation": {"path": "revoke", "class": "idpyoidc.server.oauth2.token_revocation.TokenRevocation",
                            "kwargs": {"client_authn_method": ["client_secret_basic"]}},
         },
@@ -101,6 +115,15 @@ server.context.cdb[CLIENT_ID] = {
     "grant_types_supported": ["authorization_code", "refresh_token"], "allowed_scopes": ["openid", "profile", "email", "offline_access"],
     "client_salt": "interop",
 }
+# A web application's registration: back-channel logout at its origin, sessions named by `sid`.
+server.context.cdb["interop-web"] = {
+    "client_id": "interop-web", "client_secret": CLIENT_SECRET, "redirect_uris": [(f"{WEB_ORIGIN}/callback", {})],
+    "post_logout_redirect_uri": [(f"{WEB_ORIGIN}/signed-out", {})],
+    "backchannel_logout_uri": f"{WEB_ORIGIN}/backchannel-logout", "backchannel_logout_session_required": True,
+    "response_types_supported": ["code"], "token_endpoint_auth_method": "client_secret_basic",
+    "grant_types_supported": ["authorization_code", "refresh_token"], "allowed_scopes": ["openid", "profile", "email"],
+    "client_salt": "interop-web",
+}
 # idpyoidc 5.0.0's DPoP add-on puts dpop_signing_alg_values_supported into the metadata, but the
 # server builds its metadata again after the add-ons ran and the entry is lost; put back what the
 # add-on set up.
@@ -119,6 +142,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         logger.info("%s %s", self.command, urlsplit(self.path).path)
 
     def do_GET(self):
+        if self.path == "/jwks.json":
+            # Outside the lock: a client checking a logout token fetches the keys while a logout
+            # under the lock waits for that client's answer.
+            return self.reply(200, json.dumps(server.context.keyjar.export_jwks()), [("Content-Type", "application/json")])
         with PROVIDER_LOCK:
             self.serve()
 
@@ -140,17 +167,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = ResponseMessage(error=error, error_description=description).to_json()
         self.reply(status, body, [("Content-Type", "application/json")])
 
+    def cookies(self):
+        """The request's cookies as idpyoidc takes them."""
+        pairs = [part.strip().split("=", 1) for part in (self.headers.get("Cookie") or "").split(";") if "=" in part]
+        return [{"name": name, "value": value} for name, value in pairs]
+
+    def set_cookies(self, cookies):
+        return [("Set-Cookie", f"{cookie['name']}={cookie['value']}; Path=/; HttpOnly") for cookie in cookies or []]
+
     def serve(self):
         url = urlsplit(self.path)
         endpoint = ROUTES.get(url.path)
-        if url.path == "/jwks.json":
-            return self.reply(200, json.dumps(server.context.keyjar.export_jwks()), [("Content-Type", "application/json")])
+        if url.path == "/logout":
+            found = server.context.cookie_handler.parse_cookie(server.context.cookie_handler.name["session"], self.cookies())
+            if not found:
+                return self.error(400, "invalid_request", "no provider session")
+            # The session the cookie names, at its client. (With alla=True idpyoidc 5.0.0 sends
+            # each client one token, for the user's first session there, not this one.)
+            ROUTES["/session"].do_verified_logout(sid=json.loads(found[0]["value"])["sid"], alla=False)
+            return self.reply(200, "logged out", [("Content-Type", "text/plain")])
         if endpoint is None:
             return self.reply(404)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length).decode() if length else ""
         http_info = {"headers": {name.lower(): value for name, value in self.headers.items()},
-                     "method": self.command, "url": ISSUER + self.path}
+                     "method": self.command, "url": ISSUER + self.path, "cookie": self.cookies()}
         try:
             arguments = dict(parse_qsl(url.query)) if self.command == "GET" else body
             request = endpoint.parse_request(arguments, http_info=http_info)
@@ -176,7 +217,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         info = endpoint.do_response(request=request, **result)
         placement = info.get("response_placement", endpoint.response_placement)
         if placement == "url":
-            return self.reply(302, headers=[("Location", info["response"])] + list(info.get("http_headers", [])))
+            return self.reply(302, headers=[("Location", info["response"])] + list(info.get("http_headers", []))
+                              + self.set_cookies(info.get("cookie")))
         headers = [(name, value) for name, value in info.get("http_headers", []) if name.lower() != "content-length"]
         self.reply(info.get("response_code", 200), info["response"], headers)
 
