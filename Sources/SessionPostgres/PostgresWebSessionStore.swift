@@ -118,6 +118,16 @@ public struct PostgresWebSessionStore: WebSessionStore {
         }
     }
 
+    /// Forgets the logout token `id`, on every instance.
+    public func forgetLogoutToken(_ id: String) async throws {
+        let (issuer, clientID, digest) = (self.issuer, self.clientID, try Self.digest(id))
+        try await database.withConnection("forget the logout token") { connection throws(PostgresFailure) in
+            _ = try connection.execute("""
+                DELETE FROM session_service_logout_tokens WHERE issuer = $1 AND client_id = $2 AND jti_digest = $3
+                """, [issuer, clientID, digest])
+        }
+    }
+
     // MARK: Rows
 
     /// The records matching `condition` (on $3), newest first.

@@ -65,6 +65,11 @@ public final class InMemoryWebSessionStore: WebSessionStore {
         }
     }
 
+    /// Forgets the logout token `id`.
+    public func forgetLogoutToken(_ id: String) async throws {
+        logoutTokens.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
     /// The tokens of `id`, as a `TokenStore`.
     public func tokenStore(for id: WebSessionID) -> TokenStore {
         EntryTokens(of: id, in: self)

@@ -26,6 +26,9 @@ public protocol WebSessionStore: Sendable {
     /// Remembers the logout token `id` (its `jti`) until `expiry`; false when it was remembered
     /// already (a replay), so a token is taken once across every instance.
     func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool
+    /// Forgets the logout token `id` that ``noteLogoutToken(_:until:)`` remembered: its logout
+    /// could not be carried out, and the provider's next delivery of it must be taken.
+    func forgetLogoutToken(_ id: String) async throws
     /// The `TokenStore` of `id`'s tokens, for the `SessionClient` that refreshes them. Saving
     /// into a session that is no longer there fails, so a refresh that lands after a sign-out
     /// brings nothing back; clearing it ends the session.

@@ -9,7 +9,8 @@ extension WebSessions {
     /// a POST whose form body holds one `logout_token`. A valid token ends every session of its
     /// `sid` (of its `sub` too, when it names both), or, without `sid`, every session of its `sub`;
     /// their grants are not revoked (the provider ended them). A token is taken once: its `jti` is
-    /// remembered in the store.
+    /// remembered in the store, and forgotten again when the store could not end its sessions, so
+    /// the provider's next delivery of it is taken.
     /// - Parameters:
     ///   - request: the provider's request.
     ///   - body: its body, `application/x-www-form-urlencoded`.
@@ -24,16 +25,18 @@ extension WebSessions {
             guard try await store.noteLogoutToken(token.tokenID, until: token.acceptableUntil) else {
                 throw Self.refused("this logout token was presented before")
             }
-            var records: [WebSessionRecord]
-            if let sid = token.providerSessionID {
-                records = try await store.records(ofProviderSession: sid)
-                if let subject = token.subject { records = records.filter { Exact.equal($0.subject, subject) } }
-            } else {
-                records = try await store.records(ofSubject: token.subject ?? "")
-            }
-            var ended: [WebSessionEnd] = []
-            for record in records {
-                if let end = try await end(record.id, revoking: false) { ended.append(end) }
+            let ended: [WebSessionEnd]
+            do {
+                ended = try await endSessions(of: token)
+            } catch {
+                // Not carried out: the provider may deliver the token again, and then it must be
+                // taken, or the sessions it names would outlive the logout.
+                do {
+                    try await store.forgetLogoutToken(token.tokenID)
+                } catch {
+                    provider.log(.warning, "back-channel logout: its token could not be forgotten; a delivery again will be refused")
+                }
+                throw error
             }
             provider.log(.info, "back-channel logout: \(ended.count) web session(s) ended")
             return WebBackChannelLogout(response: WebResponse(status: 200), ended: ended, refusal: nil)
@@ -42,6 +45,23 @@ extension WebSessions {
             provider.log(.warning, "back-channel logout refused (\(refusal.code.rawValue))")
             return WebBackChannelLogout(response: WebResponse(status: 400), ended: [], refusal: refusal)
         }
+    }
+
+    /// Ends every session of `token`'s `sid` (of its `sub` too, when it names both), or without
+    /// `sid`, every session of its `sub`.
+    private func endSessions(of token: LogoutToken) async throws -> [WebSessionEnd] {
+        var records: [WebSessionRecord]
+        if let sid = token.providerSessionID {
+            records = try await store.records(ofProviderSession: sid)
+            if let subject = token.subject { records = records.filter { Exact.equal($0.subject, subject) } }
+        } else {
+            records = try await store.records(ofSubject: token.subject ?? "")
+        }
+        var ended: [WebSessionEnd] = []
+        for record in records {
+            if let end = try await end(record.id, revoking: false) { ended.append(end) }
+        }
+        return ended
     }
 
     private static func refused(_ why: String) -> SessionError {

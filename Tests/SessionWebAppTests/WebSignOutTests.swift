@@ -169,11 +169,18 @@ final class WebSignOutTests: XCTestCase {
     }
 }
 
-/// A store that cannot delete (or, with `refusesInserts`, keep a new session): everything else goes
-/// to the store it wraps.
+/// A store that cannot delete (its first `failingRemoves` removals fail; all of them by default)
+/// or, with `refusesInserts`, keep a new session: everything else goes to the store it wraps.
 private struct UndeletableStore: WebSessionStore {
     let inner = InMemoryWebSessionStore()
     var refusesInserts = false
+    let failingRemoves = Locked(Int.max)
+
+    init(refusesInserts: Bool = false, failingRemoves: Int = .max) {
+        self.refusesInserts = refusesInserts
+        self.failingRemoves.withLock { $0 = failingRemoves }
+    }
+
     func insert(_ record: WebSessionRecord, tokens: SessionTokens) async throws {
         if refusesInserts { throw SessionError(.storageFailed, process: .authentication, message: "the database is unreachable") }
         try await inner.insert(record, tokens: tokens)
@@ -181,12 +188,18 @@ private struct UndeletableStore: WebSessionStore {
     func record(_ id: WebSessionID) async throws -> WebSessionRecord? { try await inner.record(id) }
     func touch(_ id: WebSessionID, at date: Date) async throws { try await inner.touch(id, at: date) }
     func remove(_ id: WebSessionID) async throws -> RemovedWebSession? {
-        throw SessionError(.storageFailed, process: .endSession, message: "the database is unreachable")
+        let fails = failingRemoves.withLock { left in
+            defer { left = max(left, 1) - 1 }
+            return left > 0
+        }
+        if fails { throw SessionError(.storageFailed, process: .endSession, message: "the database is unreachable") }
+        return try await inner.remove(id)
     }
     func records(ofSubject subject: String) async throws -> [WebSessionRecord] { try await inner.records(ofSubject: subject) }
     func records(ofProviderSession id: String) async throws -> [WebSessionRecord] { try await inner.records(ofProviderSession: id) }
     func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] { [] }
     func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool { try await inner.noteLogoutToken(id, until: expiry) }
+    func forgetLogoutToken(_ id: String) async throws { try await inner.forgetLogoutToken(id) }
     func tokenStore(for id: WebSessionID) -> TokenStore { inner.tokenStore(for: id) }
 }
 
@@ -205,6 +218,33 @@ final class WebSignOutStoreFailureTests: XCTestCase {
         let still = try await layer.session(for: browser.request())
         XCTAssertNotNil(still, "the session was not ended, and nothing said it was")
         XCTAssertEqual(provider.requests(to: .revocation).count, 0)
+    }
+
+    func testABackChannelLogoutTheStoreCouldNotCarryOutIsTakenWhenDeliveredAgain() async throws {
+        let provider = try LocalProvider(clock: SystemClock()) { $0.clients = [LocalProvider.Client(id: "web-app", redirectURIs: [WebBrowser.callback])] }
+        defer { provider.stop() }
+        let layer = try WebSessions(provider: OpenIDProvider(configuration: try provider.configuration(), transport: CurlTransport(timeout: 5)),
+                                    store: UndeletableStore(failingRemoves: 1), pending: .sealed(try AuthorizationSealingKey.generate()),
+                                    options: WebSessionOptions(appOrigin: WebBrowser.origin))
+        var browser = WebBrowser()
+        let session = try await browser.signIn(layer).session
+        let token = try provider.logoutToken(subject: try XCTUnwrap(session.subject), sessionID: session.providerSessionID)
+        let logoutURL = URL(string: "https://app.example.test/backchannel-logout")!
+        let body = Data("logout_token=\(token)".utf8)
+
+        let failed = await layer.backChannelLogout(WebRequest(method: "POST", url: logoutURL), body: body)
+        XCTAssertEqual(failed.response.status, 400)
+        XCTAssertEqual(failed.refusal?.code, .storageFailed)
+        let still = try await layer.session(for: browser.request())
+        XCTAssertNotNil(still)
+
+        let again = await layer.backChannelLogout(WebRequest(method: "POST", url: logoutURL), body: body)
+        XCTAssertEqual(again.response.status, 200, "the same token, delivered again, is not a replay of a logout that happened")
+        XCTAssertEqual(again.ended.map(\.id), [session.id])
+        let after = try await layer.session(for: browser.request())
+        XCTAssertNil(after)
+        let replay = await layer.backChannelLogout(WebRequest(method: "POST", url: logoutURL), body: body)
+        XCTAssertEqual(replay.refusal?.code, .invalidLogoutToken, "once carried out, the token is taken no more")
     }
 
     func testASignInTheStoreCannotKeepRevokesItsTokensInsteadOfLeavingThemLive() async throws {

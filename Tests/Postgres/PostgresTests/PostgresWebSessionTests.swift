@@ -97,6 +97,20 @@ final class PostgresWebSessionTests: XCTestCase {
         XCTAssertEqual(replay.response.status, 400, "the other instance noted its jti")
     }
 
+    func testALogoutTokenForgottenOnOneInstanceIsTakenOnTheOther() async throws {
+        let database = try PostgresHarness.database()
+        let (first, second) = (PostgresWebSessionStore(database: database, configuration: configuration),
+                               PostgresWebSessionStore(database: try PostgresHarness.database(), configuration: configuration))
+        let until = Date().addingTimeInterval(300)
+        let firstTime = try await first.noteLogoutToken("jti-1", until: until)
+        XCTAssertTrue(firstTime)
+        let replayed = try await second.noteLogoutToken("jti-1", until: until)
+        XCTAssertFalse(replayed)
+        try await first.forgetLogoutToken("jti-1")
+        let takenAgain = try await second.noteLogoutToken("jti-1", until: until)
+        XCTAssertTrue(takenAgain, "a logout that was not carried out is taken when delivered again")
+    }
+
     func testRequestsOnBothInstancesNeedingARefreshShareOne() async throws {
         let (first, second) = (try instance(), try instance())
         var browser = WebBrowser()
