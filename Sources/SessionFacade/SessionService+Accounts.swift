@@ -17,9 +17,9 @@ extension SessionService {
     /// Lists the accounts kept, the one signed in most recently first.
     /// Outcome: the completion only (listeners hear nothing).
     public func fetchAccounts(completion: @escaping @Sendable (Result<[Account], SessionError>) -> Void) {
-        line.enqueue(QueuedOperation(kind: .accounts, outcome: { .completionOnly($0, completion) }) { [self] in
+        perform(.completionOnly(.accounts), completion) { [self] in
             await withAccounts { try await $0.accounts() }
-        })
+        }
     }
 
     /// Makes `account` the current one: its session is restored (refreshed first when its access
@@ -30,14 +30,14 @@ extension SessionService {
     /// `reauthenticationRequired` when its refresh was refused: it is then removed); the current
     /// account stays what it was when this fails.
     public func switchAccount(to account: Account, completion: (@Sendable (Result<String, SessionError>) -> Void)? = nil) {
-        line.enqueue(QueuedOperation(kind: .accounts, outcome: { .authentication($0, completion) }) { [self] in
+        perform(.accountSwitch, completion) { [self] in
             await withAccounts { accounts in
                 let client = SessionClient(provider: accounts.provider, store: try accounts.store.tokenStore(forSubject: account.subject))
                 guard let tokens = try await client.restoreUsableSession() else { throw SessionError.noSession(.authentication) }
                 await makeCurrent(client, account: account)
                 return tokens.accessToken
             }
-        })
+        }
     }
 
     /// Removes `account`: revokes its tokens first when `revokeTokens` (a failed revocation keeps
@@ -51,39 +51,34 @@ extension SessionService {
         line.enqueue(QueuedOperation(kind: .accounts, run: { [self] () async -> [Delivery] in
             let isCurrent = currentAccount.map { Exact.equal($0.id, account.id) } ?? false
             guard isCurrent else {
-                return [.completionOnly(await withAccounts { try await $0.remove(account, revokeTokens: revokeTokens) }, completion)]
+                let removed = await withAccounts { try await $0.remove(account, revokeTokens: revokeTokens) }
+                return [Outcome<Void>.completionOnly(.accounts).delivery(removed, completion)]
             }
             let result = await withClient(.endSession) { client in
                 try await client.signOut(revokeTokens: revokeTokens)
                 leaveCurrentAccount(of: client)
             }
-            return [.endSession(result, completion)]
-        }, fail: { .completionOnly(.failure($0), completion) }))
+            return [Outcome<Void>.endSession.delivery(result, completion)]
+        }, fail: { Outcome<Void>.completionOnly(.accounts).delivery(.failure($0), completion) }))
     }
 
     /// ``fetchAccounts(completion:)``, awaited.
     /// - Throws: the store's `SessionError`; `invalidConfiguration` in a service of one session.
     public func accounts() async throws -> [Account] {
-        try await withCheckedThrowingContinuation { continuation in
-            fetchAccounts { continuation.resume(with: $0) }
-        }
+        try await awaiting { fetchAccounts(completion: $0) }
     }
 
     /// ``switchAccount(to:completion:)``, awaited: the account's access token.
     /// - Throws: as ``switchAccount(to:completion:)`` says.
     @discardableResult
     public func switchAccount(to account: Account) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            switchAccount(to: account) { continuation.resume(with: $0) }
-        }
+        try await awaiting { switchAccount(to: account, completion: $0) }
     }
 
     /// ``removeAccount(_:revokeTokens:completion:)``, awaited.
     /// - Throws: the revocation's or the store's `SessionError` (the account is then kept).
     public func removeAccount(_ account: Account, revokeTokens: Bool = true) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            removeAccount(account, revokeTokens: revokeTokens) { continuation.resume(with: $0) }
-        }
+        try await awaiting { removeAccount(account, revokeTokens: revokeTokens, completion: $0) }
     }
 
     // MARK: Inside the operations

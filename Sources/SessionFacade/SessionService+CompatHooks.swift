@@ -13,7 +13,7 @@ extension SessionService {
                            permissionCenter: PermissionCenterEndpoints? = nil,
                            completion: (@Sendable (Result<Void, SessionError>) -> Void)? = nil) {
         line.enqueue(QueuedOperation(kind: .initialize, run: { [self] in await runInitialize(configuration, permissionCenter, completion) },
-                                     fail: { .initialization(.failure($0), completion) }))
+                                     fail: { Outcome<Void>.initialization.delivery(.failure($0), completion) }))
     }
 
     /// Whether an access token that expires at `expiresAt` is still fresh by the client's rule
@@ -44,12 +44,10 @@ extension SessionService {
     /// legacy APIs whose sign-out is ordered with their other calls. Outcome as `endSession`'s;
     /// the completion gets true when there was a session to end, false when there was none.
     package func endSessionInTurn(revokeTokens: Bool = false, completion: @escaping @Sendable (Result<Bool, SessionError>) -> Void) {
-        line.enqueue(QueuedOperation(kind: .endSession, outcome: { .endSession($0, completion) }) { [self] in
-            await withClient(.endSession) { client in
-                let hadSession = await client.tokens != nil
-                try await client.signOut(revokeTokens: revokeTokens)
-                return hadSession
-            }
-        })
+        performOnClient(.endSessionInTurn, completion) { client in
+            let hadSession = await client.tokens != nil
+            try await client.signOut(revokeTokens: revokeTokens)
+            return hadSession
+        }
     }
 }

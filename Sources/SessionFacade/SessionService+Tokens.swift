@@ -61,8 +61,6 @@ extension SessionService {
     /// An ordered operation whose outcome goes to `completion` only.
     func completionOnly<T: Sendable>(_ completion: (@Sendable (Result<T, SessionError>) -> Void)?,
                                              _ work: @escaping @Sendable (SessionClient) async throws -> T) {
-        line.enqueue(QueuedOperation(kind: .tokenChange, outcome: { Delivery.completionOnly($0, completion) }) { [self] in
-            await withClient(.authentication, work)
-        })
+        performOnClient(.completionOnly(.tokenChange), completion, work)
     }
 }

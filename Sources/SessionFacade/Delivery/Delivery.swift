@@ -17,3 +17,13 @@ struct Delivery: Sendable {
         }
     }
 }
+
+extension Delivery {
+    /// A ``SessionEvent``: listeners only, no completion (C15).
+    static func event(_ event: SessionEvent) -> Delivery {
+        switch event {
+        case .tokensRefreshed(let tokens): Delivery(notify: { $0.didRefreshSession(tokens.accessToken) }, complete: nil)
+        case .sessionLost(let error): Delivery(notify: { $0.didLoseSession(error) }, complete: nil)
+        }
+    }
+}

@@ -1,32 +1,24 @@
 import SessionCore
 
-/// What kind of operation runs; ``SessionService/endSession(revokeTokens:completion:)`` and
-/// ``SessionService/cancelAuthorization()`` treat authorizations and sign-outs specially.
-enum OperationKind: Sendable {
-    case initialize, authorization, userInfo, permissionRead, permissionWrite, endSession, tokenChange
-    /// Listing, switching or removing one of several accounts.
-    case accounts
-    /// No work: it only delivers (`enqueueCallback`, an operation `endSession` ended).
-    case deliveryOnly
-
+/// What kind of operation runs: the process its errors belong to, and whether
+/// ``SessionService/endSession(revokeTokens:completion:)`` lets it run when it jumps the queue.
+struct OperationKind: Sendable {
     /// The process its errors belong to.
-    var process: SessionError.Process {
-        switch self {
-        case .initialize, .deliveryOnly: .configuration
-        case .authorization, .tokenChange, .accounts: .authentication
-        case .userInfo: .userInfo
-        case .permissionRead: .permissionRead
-        case .permissionWrite: .permissionWrite
-        case .endSession: .endSession
-        }
-    }
-
+    let process: SessionError.Process
     /// Whether a waiting operation of this kind still runs when `endSession` jumps the queue (C7):
     /// an initialize (the service stays initialized), another sign-out, a plain delivery.
-    var survivesEndSession: Bool {
-        switch self {
-        case .initialize, .endSession, .deliveryOnly: true
-        case .authorization, .userInfo, .permissionRead, .permissionWrite, .tokenChange, .accounts: false
-        }
-    }
+    let survivesEndSession: Bool
+
+    static let initialize = OperationKind(process: .configuration, survivesEndSession: true)
+    static let authorization = OperationKind(process: .authentication, survivesEndSession: false)
+    static let userInfo = OperationKind(process: .userInfo, survivesEndSession: false)
+    static let permissionRead = OperationKind(process: .permissionRead, survivesEndSession: false)
+    static let permissionWrite = OperationKind(process: .permissionWrite, survivesEndSession: false)
+    static let endSession = OperationKind(process: .endSession, survivesEndSession: true)
+    /// Reading or replacing the session's tokens (the calls only the completion hears of).
+    static let tokenChange = OperationKind(process: .authentication, survivesEndSession: false)
+    /// Listing, switching or removing one of several accounts.
+    static let accounts = OperationKind(process: .authentication, survivesEndSession: false)
+    /// No work: it only delivers (`enqueueCallback`, an operation `endSession` ended).
+    static let deliveryOnly = OperationKind(process: .configuration, survivesEndSession: true)
 }

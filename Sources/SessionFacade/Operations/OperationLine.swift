@@ -12,7 +12,6 @@ import SessionCore
 /// Deliveries that pile up run in one block on the callback queue, a few dozen at a time.
 final class OperationLine: Sendable {
     private struct Running: Sendable {
-        let kind: OperationKind
         let authorization: AuthorizationSession?
     }
 
@@ -79,7 +78,7 @@ final class OperationLine: Sendable {
     /// Makes the next waiting operation the running one, when none runs.
     private static func takeNext(_ state: inout State) -> QueuedOperation? {
         guard state.running == nil, let operation = state.queued.popFirst() else { return nil }
-        state.running = Running(kind: operation.kind, authorization: operation.authorization)
+        state.running = Running(authorization: operation.authorization)
         return operation
     }
 

@@ -21,14 +21,6 @@ struct QueuedOperation: Sendable {
         self.fail = fail
     }
 
-    /// An operation with one outcome: `outcome` turns its result into the delivery, the same
-    /// whether `run` produced the result or the operation never ran.
-    init<T: Sendable>(kind: OperationKind, authorization: AuthorizationSession? = nil,
-                      outcome: @escaping @Sendable (Result<T, SessionError>) -> Delivery,
-                      run: @escaping @Sendable () async -> Result<T, SessionError>) {
-        self.init(kind: kind, authorization: authorization, run: { [outcome(await run())] }, fail: { outcome(.failure($0)) })
-    }
-
     /// The same operation ended by `endSession` before it ran: in its place, it reports `sessionEnded`.
     func ended() -> QueuedOperation {
         let outcome = fail(SessionService.sessionEnded(kind.process))
