@@ -28,12 +28,22 @@ enum LatencyScenarios {
         sides.append(Side(name: "userinfo.raw-libcurl.loopback") { count in
             for _ in 0..<count { try curl.send() }
         })
+        // The floor of any client that awaits its requests: the same raw GET, sent from a thread
+        // of its own while the caller's task waits, so each request crosses two threads (there
+        // and back), as every request of the core does.
+        let handedOff = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
+        let driver = DispatchQueue(label: "session-bench.raw-libcurl-driver")
+        sides.append(Side(name: "userinfo.raw-libcurl+handoffs.loopback") { count in
+            for _ in 0..<count { try await handedOff.send(on: driver) }
+        })
         #endif
         let timings = try await measure(rounds: options.rounds, operations: options.loopbackOperations, sides)
         report.add(timings, sides, rounds: options.rounds, operations: options.loopbackOperations)
         report.add(ratio: "ratio.core-vs-raw-urlsession.userinfo.loopback", timings, 0, to: 1, goal: nil)
         #if canImport(CLibCurl)
         report.add(ratio: "ratio.core-vs-raw-libcurl.userinfo.loopback", timings, 0, to: 2, goal: 1.10)
+        report.add(ratio: "ratio.raw-libcurl+handoffs-vs-raw-libcurl.userinfo.loopback", timings, 3, to: 2, goal: nil)
+        report.add(ratio: "ratio.core-vs-raw-libcurl+handoffs.userinfo.loopback", timings, 0, to: 3, goal: nil)
         #endif
     }
 

@@ -62,5 +62,16 @@ final class RawCurl {
         clibcurl_getinfo_long(easy, CLIBCURLINFO_RESPONSE_CODE, &status)
         guard status == 200, !body.bytes.isEmpty else { throw BenchFailure("raw libcurl: status \(status)") }
     }
+
+    /// Sends the request once on `driver`, a serial queue, while the calling task waits for it.
+    func send(on driver: DispatchQueue) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            driver.async { [self] in continuation.resume(with: Result { try send() }) }
+        }
+    }
 }
+
+// The lock is the serial queue: a handle is only ever used on the queue handed to `send(on:)`,
+// or by `send()` on one thread, one request at a time.
+extension RawCurl: @unchecked Sendable {}
 #endif
