@@ -94,6 +94,25 @@ public struct ProviderMetadata: Sendable, Equatable {
         return [inserted, appended].compactMap { $0 }
     }
 
+    /// Where an authorization server a protected resource names may keep its metadata, in the
+    /// order to try (RFC 8414 §3.1 and §5, as MCP's authorization specification orders them):
+    /// for an issuer with a path, the OAuth document with the well-known path inserted, the
+    /// OpenID document inserted, then the OpenID document appended; without a path, the OAuth
+    /// document, then the OpenID one.
+    public static func metadataURLs(forAuthorizationServer issuer: URL) -> [URL] {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return [] }
+        components.query = nil
+        components.fragment = nil
+        let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        var urls: [URL?] = []
+        for (suffix, inserted) in [("oauth-authorization-server", true), ("openid-configuration", true), ("openid-configuration", false)] {
+            if !inserted, path.isEmpty { continue }
+            components.path = inserted ? "/.well-known/\(suffix)" + path : path + "/.well-known/\(suffix)"
+            urls.append(components.url)
+        }
+        return urls.compactMap { $0 }
+    }
+
     /// The OpenID discovery URL of `issuer` (OpenID Connect Discovery §4).
     static func discoveryURL(issuer: URL) -> URL {
         let text = issuer.absoluteString

@@ -26,37 +26,15 @@ struct OAuthErrorResponse: Equatable {
         self.init(challenge: header, scheme: "Bearer")
     }
 
-    /// The error of a `WWW-Authenticate` challenge of `scheme` (`Bearer`, RFC 6750 §3; `DPoP`,
-    /// RFC 9449 §7.1); nil for another scheme or a challenge without `error`.
+    /// The error of the first `WWW-Authenticate` challenge of `scheme` (`Bearer`, RFC 6750 §3;
+    /// `DPoP`, RFC 9449 §7.1), wherever it stands among the header's challenges; nil when the
+    /// header cannot be read (``AuthenticationChallenge/parse(_:)``), has no challenge of
+    /// `scheme`, or that challenge has no `error`.
     init?(challenge header: String, scheme name: String) {
-        // The scheme is a token, compared without regard to ASCII case (RFC 9110 §11.1), then a space.
-        let bytes = header.utf8
-        guard bytes.count > name.utf8.count, ASCII.equalIgnoringCase(String(decoding: bytes.prefix(name.utf8.count), as: UTF8.self), name)
-        else { return nil }
-        // The bytes before are ASCII, so this is where a character starts.
-        let afterScheme = bytes.index(bytes.startIndex, offsetBy: name.utf8.count)
-        guard bytes[afterScheme] == UInt8(ascii: " ") else { return nil }
-        var attributes: [String: String] = [:]
-        var rest = header[afterScheme...]
-        while let equals = rest.firstIndex(of: "=") {
-            let name = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: " ,")).lowercased()
-            rest = rest[rest.index(after: equals)...]
-            var value = ""
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                guard let close = rest.firstIndex(of: "\"") else { break }
-                value = String(rest[..<close])
-                rest = rest[rest.index(after: close)...]
-            } else {
-                let end = rest.firstIndex(of: ",") ?? rest.endIndex
-                value = rest[..<end].trimmingCharacters(in: .whitespaces)
-                rest = rest[end...]
-            }
-            attributes[name] = value
-        }
-        guard let error = attributes["error"], !error.isEmpty else { return nil }
+        guard let challenge = (try? AuthenticationChallenge.parse(header))?.first(where: { $0.isScheme(name) }),
+              let error = challenge.parameters["error"], !error.isEmpty else { return nil }
         self.error = error
-        self.errorDescription = attributes["error_description"]
+        self.errorDescription = challenge.parameters["error_description"]
     }
 
     /// The `SessionError` this response stands for.

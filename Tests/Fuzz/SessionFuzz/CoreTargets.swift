@@ -78,6 +78,20 @@ enum CoreTargets {
         }
     }
 
+    /// A protected resource's `WWW-Authenticate` header, read as challenges and as a resource's
+    /// Bearer and DPoP challenges.
+    static func resourceChallenge(_ data: Data) {
+        let header = String(decoding: data, as: UTF8.self)
+        expectOnly(SessionError.self) { _ = try AuthenticationChallenge.parse(header) }
+        expectOnly(SessionError.self) { _ = try ResourceChallenge.challenges(in: HTTPResponse(status: 401, headers: ["WWW-Authenticate": header])) }
+    }
+
+    /// A protected resource's metadata document (RFC 9728) read for a resource with a path.
+    static func resourceMetadata(_ data: Data) {
+        guard let requested = URL(string: "https://mcp.example/mcp") else { return }
+        expectOnly(SessionError.self) { _ = try ProtectedResourceMetadata(data: data, requested: requested) }
+    }
+
     /// A token endpoint's answer: a success body (first byte even) or an error, with the body
     /// as the OAuth error and the rest as a `WWW-Authenticate` challenge.
     static func tokenResponse(_ data: Data) {

@@ -38,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
     case appAuthArchive = "appauth-archive", responseHeaders = "response-headers", sealedAuthorization = "sealed-authorization"
     case pushedAuthorization = "pushed-authorization", dpopNonce = "dpop-nonce"
+    case resourceChallenge = "resource-challenge", resourceMetadata = "resource-metadata"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -62,6 +63,8 @@ enum FuzzTarget: String, CaseIterable {
         case .sealedAuthorization: SealedAuthorizationTarget.run(data)
         case .pushedAuthorization: CoreTargets.pushedAuthorization(data)
         case .dpopNonce: CoreTargets.dpopNonce(data)
+        case .resourceChallenge: CoreTargets.resourceChallenge(data)
+        case .resourceMetadata: CoreTargets.resourceMetadata(data)
         }
     }
 }
