@@ -103,6 +103,18 @@ final class ResourceTests: XCTestCase {
         XCTAssertNotEqual(harness.provider.requests(to: .userInfo).last?.authorization, "Bearer \(tokens.accessToken)")
     }
 
+    func testABearerErrorAfterAnotherSchemesChallengeIsRead() async throws {
+        let (harness, _) = try await signedIn()
+        // Several challenges in one header (RFC 9110 §11.6.1): the Bearer one need not come first,
+        // and a quoted value may hold an escaped quote and a comma.
+        harness.provider.inject(.status(401, headers: ["WWW-Authenticate": #"Basic realm="a, \"b\"", Bearer error="invalid_token", error_description="expired, \"really\"""#]),
+                                at: .userInfo, times: 2)
+        let error = await assertSessionError(.invalidToken, process: .userInfo) { try await harness.client.userInfo() }
+        XCTAssertEqual(error?.oauthErrorDescription, #"expired, "really""#)
+        XCTAssertEqual(harness.provider.requests(to: .token).last?.parameters["grant_type"], "refresh_token",
+                       "an invalid_token refusal is refreshed once")
+    }
+
     func testUserInfoWithoutASessionIsNotAuthenticated() async throws {
         let harness = try makeLocalHarness()
         await assertSessionError(.notAuthenticated, process: .userInfo) { try await harness.client.userInfo() }
