@@ -104,11 +104,11 @@ public struct ProviderMetadata: Sendable, Equatable {
         components.query = nil
         components.fragment = nil
         let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        var urls: [URL?] = []
-        for (suffix, inserted) in [("oauth-authorization-server", true), ("openid-configuration", true), ("openid-configuration", false)] {
-            if !inserted, path.isEmpty { continue }
-            components.path = inserted ? "/.well-known/\(suffix)" + path : path + "/.well-known/\(suffix)"
-            urls.append(components.url)
+        var paths = ["/.well-known/oauth-authorization-server" + path, "/.well-known/openid-configuration" + path]
+        if !path.isEmpty { paths.append(path + "/.well-known/openid-configuration") }
+        let urls = paths.map { path -> URL? in
+            components.path = path
+            return components.url
         }
         return urls.compactMap { $0 }
     }

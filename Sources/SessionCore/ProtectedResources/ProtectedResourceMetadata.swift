@@ -80,9 +80,23 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
     }
 
     static func resource(_ resource: URL, covers url: URL) -> Bool {
-        guard URLRules.sameOrigin(resource, url) else { return false }
-        let base = resource.path.hasSuffix("/") ? String(resource.path.dropLast()) : resource.path
-        let path = url.path
-        return base.isEmpty || path == base || path.hasPrefix(base + "/")
+        guard URLRules.sameOrigin(resource, url),
+              let resourcePath = URLComponents(url: resource, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+              let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+              !Self.hasDotSegment(path), !Self.hasDotSegment(resourcePath) else { return false }
+        // Paths as sent, byte for byte: decoding first would let `%2F` move a URL under the
+        // resource, and String comparison folds Unicode-equivalent text together. A dot segment
+        // (`/mcp/../admin`) is refused outright: the server resolves it elsewhere.
+        let base = resourcePath.hasSuffix("/") ? resourcePath.utf8.dropLast() : resourcePath.utf8[...]
+        return base.isEmpty || path.utf8.elementsEqual(base)
+            || (path.utf8.starts(with: base) && path.utf8.dropFirst(base.count).first == UInt8(ascii: "/"))
+    }
+
+    /// True when `path` has a `.` or `..` segment, percent-encoded or not (RFC 3986 §5.2.4).
+    static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = segment.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
+            return Exact.equal(decoded, ".") || Exact.equal(decoded, "..")
+        }
     }
 }

@@ -57,10 +57,10 @@ public struct ResourceChallenge: Sendable, Equatable {
         resourceMetadata = try parameters["resource_metadata"].map(Self.metadataURL)
     }
 
-    /// `text` split at spaces, each value once, in order.
+    /// `text` split at spaces, each value once (compared byte for byte), in order.
     static func spaceDelimited(_ text: String) -> [String] {
-        var seen = Set<String>()
-        return text.split(separator: " ").map(String.init).filter { seen.insert($0).inserted }
+        var seen = Set<[UInt8]>()
+        return text.split(separator: " ").map(String.init).filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     private static func metadataURL(_ text: String) throws -> URL {

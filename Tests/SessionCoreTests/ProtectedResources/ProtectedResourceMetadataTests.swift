@@ -35,6 +35,11 @@ final class ProtectedResourceMetadataTests: XCTestCase {
         XCTAssertFalse(server.covers(URL(string: "https://mcp.example.com/")!))
         XCTAssertFalse(server.covers(URL(string: "https://mcp.example.com:8443/mcp")!))
         XCTAssertFalse(server.covers(URL(string: "http://mcp.example.com/mcp")!))
+        // Paths compared as sent: an encoded slash or a dot segment does not put a URL below it.
+        XCTAssertFalse(server.covers(URL(string: "https://mcp.example.com/mcp%2F..%2Fadmin")!))
+        XCTAssertFalse(server.covers(URL(string: "https://mcp.example.com/mcp/../admin")!))
+        XCTAssertFalse(server.covers(URL(string: "https://mcp.example.com/mcp/%2E%2E/admin")!))
+        XCTAssertTrue(server.covers(URL(string: "https://mcp.example.com/mcp/tools/list")!))
     }
 
     func testRefusesADocumentForAnotherResourceOrWithAnInsecureAuthorizationServer() async {
