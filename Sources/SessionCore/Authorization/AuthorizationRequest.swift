@@ -46,7 +46,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             ("response_type", "code"),
             ("client_id", configuration.clientID),
             ("redirect_uri", redirectURI.absoluteString),
-            ("scope", scopes.joined(separator: " ")),
+        ]
+        // No scopes: the authorization server's default applies (RFC 6749 §3.3).
+        if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        parameters += [
             ("state", state),
             ("code_challenge", pkce.challenge),
             ("code_challenge_method", PKCE.method),

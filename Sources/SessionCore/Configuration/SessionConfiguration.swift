@@ -70,6 +70,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// interrupted (its process died after sending, before saving the answer) is refreshed again
     /// with the same token instead of ended. Set it only to what the provider is configured with.
     public let refreshTokenReuseInterval: TimeInterval?
+    /// Where the server's metadata is found and what it must hold (default
+    /// ``MetadataDiscovery/openIDConnect``; ``MetadataDiscovery/authorizationServer`` for an OAuth
+    /// 2.0 server, as a protected resource names one).
+    public let metadataDiscovery: MetadataDiscovery
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
@@ -105,7 +109,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         dpop: DPoPMode = .off,
         acceptsBearerForDPoP: Bool = false,
         clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint,
-        refreshTokenReuseInterval: TimeInterval? = nil
+        refreshTokenReuseInterval: TimeInterval? = nil,
+        metadataDiscovery: MetadataDiscovery = .openIDConnect
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -177,6 +182,7 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.acceptsBearerForDPoP = acceptsBearerForDPoP
         self.clientAssertionAudience = clientAssertionAudience
         self.refreshTokenReuseInterval = refreshTokenReuseInterval
+        self.metadataDiscovery = metadataDiscovery
     }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.
@@ -184,17 +190,22 @@ public struct SessionConfiguration: Sendable, Equatable {
         tokenRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    /// The scopes a sign-in asks for when it names none: `openid`, then ``scopes``, without repeats.
+    /// The scopes a sign-in asks for when it names none: `openid`, then ``scopes``, without
+    /// repeats; for an OAuth 2.0 authorization server (``MetadataDiscovery/authorizationServer``)
+    /// ``scopes`` alone.
     public var defaultScopes: [String] {
         var seen = Set<String>()
-        return (["openid"] + scopes).filter { seen.insert($0).inserted }
+        let first = metadataDiscovery == .openIDConnect ? ["openid"] : []
+        return (first + scopes).filter { seen.insert($0).inserted }
     }
 
     /// The scopes a sign-in asks for: `scopes`, or ``defaultScopes`` when nil.
     /// - Throws: `invalidConfiguration` (process `authentication`) for a value that is not a scope
-    ///   token (RFC 6749 §3.3), or an empty list unless `allowingNone`.
+    ///   token (RFC 6749 §3.3), or an empty list unless `allowingNone` or the server is an OAuth
+    ///   2.0 authorization server (whose requests may leave the scope to it, RFC 6749 §3.3).
     func requestedScopes(_ scopes: [String]?, allowingNone: Bool) throws -> [String] {
         let scopes = scopes ?? defaultScopes
+        let allowingNone = allowingNone || metadataDiscovery == .authorizationServer
         guard allowingNone || !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else {
             throw SessionError(.invalidConfiguration, process: .authentication,
                                message: "the scopes must be \(allowingNone ? "" : "one or more ")scope tokens (RFC 6749 §3.3)")

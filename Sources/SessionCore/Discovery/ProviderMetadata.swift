@@ -1,10 +1,13 @@
 import Foundation
 
 /// The provider's metadata from `/.well-known/openid-configuration` (OpenID Connect Discovery
-/// 1.0), completed from the OAuth metadata document (RFC 8414) where the first lacks a member.
+/// 1.0), completed from the OAuth metadata document (RFC 8414) where the first lacks a member;
+/// or, for an OAuth 2.0 authorization server (``MetadataDiscovery/authorizationServer``), from
+/// the first of its RFC 8414 and OpenID documents found.
 ///
 /// A value that exists is valid: the issuer equals the configured one exactly, the required
-/// endpoints are present and secure, and the provider does not rule out PKCE S256.
+/// endpoints are present and secure, and the provider does not rule out PKCE S256 (an
+/// authorization server found by ``MetadataDiscovery/authorizationServer`` must list it).
 public struct ProviderMetadata: Sendable, Equatable {
     /// The issuer, equal to the configured one.
     public let issuer: String
@@ -12,8 +15,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public let authorizationEndpoint: URL
     /// Where codes and refresh tokens are exchanged.
     public let tokenEndpoint: URL
-    /// The signing keys.
-    public let jwksURI: URL
+    /// The signing keys: always named by an OpenID provider; nil for an OAuth 2.0 authorization
+    /// server that names none (it then issues no ID token a client can check).
+    public let jwksURI: URL?
     /// The UserInfo endpoint, if the provider has one.
     public let userInfoEndpoint: URL?
     /// The RFC 7009 revocation endpoint, if the provider has one.
@@ -38,8 +42,18 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// takes; nil when it does not say (it may still take DPoP).
     public let dpopSigningAlgValuesSupported: [String]?
 
-    /// Parses and validates an OpenID configuration document for `expectedIssuer`.
-    init(data: Data, expectedIssuer: String) throws {
+    /// The kinds of metadata document, by what each requires.
+    enum Document: Sendable {
+        /// OpenID Connect Discovery 1.0's `openid-configuration`: `jwks_uri` required.
+        case openIDConfiguration
+        /// RFC 8414's `oauth-authorization-server`: `jwks_uri` optional.
+        case oauthAuthorizationServer
+    }
+
+    /// Parses and validates a `document` for `expectedIssuer`; with `requiringPKCEListed`,
+    /// `code_challenge_methods_supported` must be present (and name S256), as a client that learns
+    /// of PKCE support only from metadata must require.
+    init(data: Data, expectedIssuer: String, document: Document = .openIDConfiguration, requiringPKCEListed: Bool = false) throws {
         let fields = try JSONFields(data: data) { why in
             SessionError(.invalidDiscoveryDocument, process: .configuration, message: "discovery document: \(why)")
         }
@@ -60,7 +74,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         self.issuer = issuer
         authorizationEndpoint = try requiredEndpoint("authorization_endpoint")
         tokenEndpoint = try requiredEndpoint("token_endpoint")
-        jwksURI = try requiredEndpoint("jwks_uri")
+        jwksURI = document == .openIDConfiguration ? try requiredEndpoint("jwks_uri") : try endpoint("jwks_uri")
         userInfoEndpoint = try endpoint("userinfo_endpoint")
         revocationEndpoint = try endpoint("revocation_endpoint")
         introspectionEndpoint = try endpoint("introspection_endpoint")
@@ -76,8 +90,13 @@ public struct ProviderMetadata: Sendable, Equatable {
         if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
         }
-        if let methods = try fields.strings("code_challenge_methods_supported"), !Exact.contains(methods, PKCE.method) {
+        let methods = try fields.strings("code_challenge_methods_supported")
+        if let methods, !Exact.contains(methods, PKCE.method) {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support PKCE S256")
+        }
+        if requiringPKCEListed, methods == nil {
+            throw SessionError(.unsupportedProviderFeature, process: .configuration,
+                               message: "the authorization server's metadata has no 'code_challenge_methods_supported': it is taken not to support PKCE")
         }
     }
 

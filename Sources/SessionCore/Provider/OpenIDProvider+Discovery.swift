@@ -2,9 +2,11 @@ import Foundation
 
 /// Discovery: the provider's metadata, fetched once, in one request, for every session on it.
 extension OpenIDProvider {
-    /// The provider's metadata, from one request to its OpenID Connect discovery document, fetched
-    /// once and cached; concurrent callers share one fetch. (Its RFC 8414 document is read only
-    /// when a revocation needs an endpoint this one does not name: see ``revocationEndpoint()``.)
+    /// The provider's metadata, from one request to its OpenID Connect discovery document (for an
+    /// OAuth 2.0 authorization server, ``MetadataDiscovery/authorizationServer``: from the first
+    /// of its well-known places that has one), fetched once and cached; concurrent callers share
+    /// one fetch. (An OpenID provider's RFC 8414 document is read only when a revocation needs an
+    /// endpoint its discovery document does not name: see ``revocationEndpoint()``.)
     ///
     /// The provider's document store (``FileProviderDocumentCache``, or a ``FileTokenStore``) saves
     /// the document and the key set, and a later process reuses them without a request while they
@@ -21,17 +23,8 @@ extension OpenIDProvider {
     private func loadMetadata() async throws -> ProviderMetadata {
         // A caller that waited behind the fetch that just ended finds its result.
         if let metadata = knownMetadata { return metadata }
-        let issuer = configuration.issuer
         if let stored = await adoptStoredDocuments() { return stored }
-        // OpenID Connect Discovery §4: the document is at the issuer's own URL, never elsewhere.
-        var request = HTTPRequest(method: "GET", url: ProviderMetadata.discoveryURL(issuer: issuer), headers: ["Accept": "application/json"])
-        request.redirects = .withinOrigin
-        let response = try await exchange.send(request, process: .configuration, purpose: "discovery")
-        guard response.status == 200 else {
-            throw SessionError(.invalidDiscoveryDocument, process: .configuration,
-                               message: "discovery: the provider answered with an error status", httpStatus: response.status)
-        }
-        let loaded = try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString)
+        let (loaded, response) = try await fetchMetadata()
         let now = clock.now()
         let cacheControl = response.header("Cache-Control")
         documents.withLock { documents in
@@ -44,6 +37,55 @@ extension OpenIDProvider {
         return loaded
     }
 
+    /// The metadata and the answer that carried it, from where ``SessionConfiguration/metadataDiscovery`` says.
+    private func fetchMetadata() async throws -> (ProviderMetadata, HTTPResponse) {
+        let issuer = configuration.issuer
+        switch configuration.metadataDiscovery {
+        case .openIDConnect:
+            // OpenID Connect Discovery §4: the document is at the issuer's own URL, never elsewhere.
+            let response = try await fetchDocument(ProviderMetadata.discoveryURL(issuer: issuer))
+            guard response.status == 200 else {
+                throw SessionError(.invalidDiscoveryDocument, process: .configuration,
+                                   message: "discovery: the provider answered with an error status", httpStatus: response.status)
+            }
+            return (try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString), response)
+        case .authorizationServer:
+            for url in ProviderMetadata.metadataURLs(forAuthorizationServer: issuer) {
+                let response = try await fetchDocument(url)
+                // A server without a document at this place answers 4xx: the next place is asked.
+                if (400..<500).contains(response.status) { continue }
+                guard response.status == 200 else {
+                    throw SessionError(.invalidDiscoveryDocument, process: .configuration,
+                                       message: "discovery: the authorization server answered with an error status", httpStatus: response.status)
+                }
+                let document: ProviderMetadata.Document = url.path.hasPrefix("/.well-known/oauth-authorization-server")
+                    ? .oauthAuthorizationServer : .openIDConfiguration
+                return (try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString, document: document,
+                                             requiringPKCEListed: true), response)
+            }
+            throw SessionError(.invalidDiscoveryDocument, process: .configuration,
+                               message: "discovery: the authorization server has no metadata at any of its well-known places")
+        }
+    }
+
+    /// A metadata document's answer; redirects are followed within its origin only.
+    private func fetchDocument(_ url: URL) async throws -> HTTPResponse {
+        var request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+        request.redirects = .withinOrigin
+        return try await exchange.send(request, process: .configuration, purpose: "discovery")
+    }
+
+    /// Reads a stored metadata document by the rules it was received under (an OAuth 2.0
+    /// authorization server's by the RFC 8414 document's, which require less than OpenID's).
+    private func storedMetadata(_ data: Data) -> ProviderMetadata? {
+        let issuer = configuration.issuer.absoluteString
+        switch configuration.metadataDiscovery {
+        case .openIDConnect: return try? ProviderMetadata(data: data, expectedIssuer: issuer)
+        case .authorizationServer:
+            return try? ProviderMetadata(data: data, expectedIssuer: issuer, document: .oauthAuthorizationServer, requiringPKCEListed: true)
+        }
+    }
+
     /// The metadata of the documents the store kept, adopted with the key set when they are this
     /// issuer's, still fresh and still valid; nil otherwise.
     private func adoptStoredDocuments() async -> ProviderMetadata? {
@@ -53,7 +95,7 @@ extension OpenIDProvider {
         let latest = now.addingTimeInterval(KeySetCache.maximumLifetime)
         guard Exact.equal(documents.issuer, configuration.issuer.absoluteString), now < documents.discoveryExpiresAt,
               documents.discoveryExpiresAt <= latest,
-              let stored = try? ProviderMetadata(data: documents.discovery, expectedIssuer: configuration.issuer.absoluteString) else { return nil }
+              let stored = storedMetadata(documents.discovery) else { return nil }
         var keySet: (KeySetCache, Data)?
         if let data = documents.keySet, let fetchedAt = documents.keySetFetchedAt, let expiresAt = documents.keySetExpiresAt,
            fetchedAt <= now, now < expiresAt, expiresAt <= fetchedAt.addingTimeInterval(KeySetCache.maximumLifetime),

@@ -56,8 +56,12 @@ extension OpenIDProvider {
         if let cache = documents.withLock({ $0.keySetCache }), cache.fetchedAt >= askedAt || (!reload && cache.isFresh(at: clock.now())) {
             return cache.keys
         }
+        guard let jwksURI = metadata.jwksURI else {
+            throw SessionError(.idTokenUnknownKey, process: .authentication,
+                               message: "the authorization server publishes no signing keys (no 'jwks_uri'), so its signed tokens cannot be checked")
+        }
         let now = clock.now()
-        var request = HTTPRequest(method: "GET", url: metadata.jwksURI, headers: ["Accept": "application/json"])
+        var request = HTTPRequest(method: "GET", url: jwksURI, headers: ["Accept": "application/json"])
         request.redirects = .withinOrigin
         let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }

@@ -52,6 +52,12 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// them without a proof made with that key, so a copy of them is useless elsewhere.
     public var isSenderConstrained: Bool { dpopKeyMaterial != nil }
 
+    /// True when the session knows who signed in: it has an ID token, or kept its subject. False
+    /// for a sign-in without `openid`, as at an OAuth 2.0 authorization server that is not an
+    /// OpenID provider: the tokens then authorize requests but name no user, have no identity
+    /// claims (``idTokenClaims`` is empty) and cannot be checked against UserInfo.
+    public var hasIdentity: Bool { idToken != nil || subject != nil }
+
     /// The request a stored session was waiting on (see ``inFlight``).
     public enum InFlight: String, Sendable, Codable {
         /// A refresh, which retires the refresh token when the provider rotates it.

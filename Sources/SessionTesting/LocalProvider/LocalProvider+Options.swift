@@ -86,6 +86,16 @@ extension LocalProvider {
         /// once). A scripted decision still comes first.
         public var showsLoginPage = false
 
+        /// Whether the provider is an OpenID provider (the default). Without it, it is an OAuth 2.0
+        /// authorization server only, as many that protect APIs are: its metadata is only at
+        /// `/.well-known/oauth-authorization-server` (RFC 8414) and names no keys, UserInfo or
+        /// logout (those endpoints answer 404), it refuses scope `openid` and issues no ID token,
+        /// and a request without a scope gets a grant of none.
+        public var servesOpenIDConnect = true
+        /// Scopes the provider grants besides its own (`openid`, `profile`, `email`,
+        /// `permission_management`, `offline_access`): an API's, say.
+        public var additionalScopes: Set<String> = []
+
         /// The default options.
         public init() {}
     }

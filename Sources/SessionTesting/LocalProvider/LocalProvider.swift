@@ -93,6 +93,9 @@ public final class LocalProvider: Sendable {
     ///   - scopes: extra scopes beyond the flow's.
     ///   - refreshLeeway: seconds before expiry at which a token is refreshed.
     ///   - dpop: whether the client binds its tokens to a DPoP key.
+    ///
+    /// A provider without OpenID Connect (``Options/servesOpenIDConnect``) is configured as an
+    /// OAuth 2.0 authorization server (``MetadataDiscovery/authorizationServer``).
     public func configuration(clientID: String? = nil, redirectURI: URL? = nil, scopes: [String] = [],
                               refreshLeeway: TimeInterval = 60, dpop: DPoPMode = .off) throws -> SessionConfiguration {
         guard let client = options.clients.first(where: { clientID == nil || Exact.equal($0.id, clientID) }),
@@ -100,7 +103,8 @@ public final class LocalProvider: Sendable {
             throw SessionError(.invalidConfiguration, process: .configuration, message: "the local provider has no such client")
         }
         return try SessionConfiguration(issuer: issuer, clientID: client.id, redirectURI: redirect, scopes: scopes,
-                                        refreshLeeway: refreshLeeway, dpop: dpop)
+                                        refreshLeeway: refreshLeeway, dpop: dpop,
+                                        metadataDiscovery: options.servesOpenIDConnect ? .openIDConnect : .authorizationServer)
     }
 
     // MARK: Consent

@@ -14,7 +14,7 @@ extension LocalProviderEngine {
         }
         // `scope` is optional (RFC 8628 §3.1): without it, the client's default is sign-in only.
         let scopes = form["scope"].map { Set($0.split(separator: " ").map(String.init)) } ?? ["openid"]
-        guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return Self.oauthError("invalid_scope", "the scope is empty or unknown") }
+        guard isGrantable(scopes) else { return Self.oauthError("invalid_scope", "the scope is empty or unknown") }
         let now = options.clock.now()
         let deviceCode = Self.randomValue("dc")
         let userCode = Self.userCode()

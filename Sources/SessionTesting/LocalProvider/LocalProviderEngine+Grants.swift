@@ -39,7 +39,7 @@ extension LocalProviderEngine {
         }
         guard Exact.equal(parameters["code_challenge_method"], PKCE.method) else { return fail("invalid_request", "code_challenge_method must be S256") }
         let scopes = Set((parameters["scope"] ?? "").split(separator: " ").map(String.init))
-        guard !scopes.isEmpty, scopes.isSubset(of: Self.supportedScopes) else { return fail("invalid_scope", "the scope is empty or unknown") }
+        guard isGrantable(scopes) else { return fail("invalid_scope", "the scope is empty or unknown") }
         // RFC 9449 §10: the code is bound to the key whose thumbprint the client named.
         let jkt = options.offersDPoP ? parameters["dpop_jkt"] : nil
         if let jkt, !Self.isThumbprint(jkt) { return fail("invalid_request", "dpop_jkt is not a JWK SHA-256 thumbprint") }

@@ -105,6 +105,7 @@ final class LocalProviderEngine: Sendable {
     }
 
     private func route(_ endpoint: Endpoint, _ request: HTTPServerRequest) -> HTTPServerResponse {
+        if !options.servesOpenIDConnect, Self.openIDEndpoints.contains(endpoint) { return .text("Not found", status: 404) }
         switch endpoint {
         case .discovery:
             let document = Self.json(discoveryDocument())
@@ -134,6 +135,9 @@ final class LocalProviderEngine: Sendable {
         return HTTPServerResponse(status: 200, headers: headers, body: SigningKey.jwksDocument(published.map(\.publicJWK)))
     }
 
+    /// The endpoints only an OpenID provider has.
+    private static let openIDEndpoints: Set<Endpoint> = [.discovery, .jwks, .userInfo, .endSession]
+
     private func discoveryDocument() -> [String: Any] {
         let base = issuer
         func url(_ endpoint: Endpoint) -> String { base + endpoint.path }
@@ -147,7 +151,7 @@ final class LocalProviderEngine: Sendable {
             "introspection_endpoint": url(.introspection),
             "device_authorization_endpoint": url(.deviceAuthorization),
             "end_session_endpoint": url(.endSession),
-            "scopes_supported": Self.supportedScopes.sorted(),
+            "scopes_supported": supportedScopes.sorted(),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
             "subject_types_supported": ["public"],
@@ -164,10 +168,29 @@ final class LocalProviderEngine: Sendable {
                                  "given_name", "family_name", "birthdate"],
         ]
         if options.offersDPoP { document["dpop_signing_alg_values_supported"] = ["ES256"] }
+        if !options.servesOpenIDConnect {
+            for member in ["userinfo_endpoint", "jwks_uri", "end_session_endpoint", "subject_types_supported", "id_token_signing_alg_values_supported",
+                           "claims_supported", "backchannel_logout_supported", "backchannel_logout_session_supported"] {
+                document[member] = nil
+            }
+        }
         return document
     }
 
-    static let supportedScopes: Set<String> = ["openid", "profile", "email", "permission_management", "offline_access"]
+    /// The scopes the provider grants: its own and ``LocalProvider/Options/additionalScopes``;
+    /// without OpenID Connect, not `openid`.
+    var supportedScopes: Set<String> {
+        var scopes = Self.ownScopes.union(options.additionalScopes)
+        if !options.servesOpenIDConnect { scopes.remove("openid") }
+        return scopes
+    }
+
+    /// Whether `scopes` may be granted: known, and none only at an OAuth-only server.
+    func isGrantable(_ scopes: Set<String>) -> Bool {
+        (!scopes.isEmpty || !options.servesOpenIDConnect) && scopes.isSubset(of: supportedScopes)
+    }
+
+    private static let ownScopes: Set<String> = ["openid", "profile", "email", "permission_management", "offline_access"]
 
     // MARK: Shared helpers
 

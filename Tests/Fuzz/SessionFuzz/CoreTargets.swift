@@ -70,11 +70,15 @@ enum CoreTargets {
         }
     }
 
-    /// A discovery document and RFC 8414 metadata.
+    /// A discovery document and RFC 8414 metadata, read as an OpenID provider's and as an OAuth
+    /// 2.0 authorization server's.
     static func discovery(_ data: Data) {
         expectOnly(SessionError.self) {
             _ = ProviderMetadata.revocationEndpoint(fromOAuthMetadata: data, expectedIssuer: issuer)
             _ = try ProviderMetadata(data: data, expectedIssuer: issuer)
+        }
+        expectOnly(SessionError.self) {
+            _ = try ProviderMetadata(data: data, expectedIssuer: issuer, document: .oauthAuthorizationServer, requiringPKCEListed: true)
         }
     }
 
