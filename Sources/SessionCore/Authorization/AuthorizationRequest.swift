@@ -55,6 +55,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
             ("code_challenge_method", PKCE.method),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
+        parameters += configuration.resourceParameters
         if let dpopKey { parameters.append(("dpop_jkt", try dpopKey.thumbprint())) }
         // The claims request asks for ID-token and UserInfo claims: meaningless without `openid`.
         if let claims = configuration.claims, nonce != nil { parameters.append(("claims", claims)) }

@@ -74,17 +74,25 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// ``MetadataDiscovery/openIDConnect``; ``MetadataDiscovery/authorizationServer`` for an OAuth
     /// 2.0 server, as a protected resource names one).
     public let metadataDiscovery: MetadataDiscovery
+    /// The resources (RFC 8707) the session's access token is asked for, sent as `resource` on
+    /// the authorization request, the code exchange and every refresh (default: none, and the
+    /// server decides). A session with resources sends its token only to requests they cover
+    /// (``SessionClient/sendAuthorized(_:process:purpose:credential:)``); tokens for other
+    /// resources of the same server come from ``SessionClient/tokens(forResource:)``. Each is an
+    /// https URL (http only on loopback) without query, fragment or user info: the resource's
+    /// canonical URI, such as a protected resource's metadata names it.
+    public let resources: [URL]
 
     /// Authorization request parameters the client computes itself and that configuration may not override.
     static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce",
-        "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint", "dpop_jkt", "request_uri",
+        "code_challenge", "code_challenge_method", "claims", "prompt", "login_hint", "dpop_jkt", "request_uri", "resource",
     ]
 
     /// Token request parameters the client computes itself (RFC 6749 §4.1.3, §6; RFC 7636 §4.5).
     static let reservedTokenParameters: Set<String> = [
         "grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "scope",
-        "client_secret", "client_assertion", "client_assertion_type", "device_code",
+        "client_secret", "client_assertion", "client_assertion_type", "device_code", "resource",
     ]
 
     /// Creates and validates a configuration.
@@ -110,7 +118,8 @@ public struct SessionConfiguration: Sendable, Equatable {
         acceptsBearerForDPoP: Bool = false,
         clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint,
         refreshTokenReuseInterval: TimeInterval? = nil,
-        metadataDiscovery: MetadataDiscovery = .openIDConnect
+        metadataDiscovery: MetadataDiscovery = .openIDConnect,
+        resources: [URL] = []
     ) throws {
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidConfiguration, process: .configuration, message: why)
@@ -134,6 +143,9 @@ public struct SessionConfiguration: Sendable, Equatable {
         }
         if let deviceAuthorizationEndpoint, !URLRules.isSecureEndpoint(deviceAuthorizationEndpoint) {
             throw invalid("the device authorization endpoint must be https (http only on a loopback host)")
+        }
+        for resource in resources where !ProtectedResourceMetadata.isResourceIdentifier(resource) {
+            throw invalid("resource '\(Redaction.url(resource))' must be an https URL (http only on loopback) without query, fragment or user info (RFC 8707 §2)")
         }
         for scope in scopes where !Self.isScopeToken(scope) {
             throw invalid("scope '\(scope)' is not a valid scope token (RFC 6749 §3.3)")
@@ -183,7 +195,14 @@ public struct SessionConfiguration: Sendable, Equatable {
         self.clientAssertionAudience = clientAssertionAudience
         self.refreshTokenReuseInterval = refreshTokenReuseInterval
         self.metadataDiscovery = metadataDiscovery
+        self.resources = resources
     }
+
+    /// ``resources`` as sent.
+    var resourceIndicators: [String] { resources.map(\.absoluteString) }
+
+    /// ``resources`` as `resource` parameters, one each (RFC 8707 §2).
+    var resourceParameters: [(String, String)] { resources.map { ("resource", $0.absoluteString) } }
 
     /// ``tokenRequestParameters`` in a fixed order, ready for a form.
     var sortedTokenRequestParameters: [(String, String)] {

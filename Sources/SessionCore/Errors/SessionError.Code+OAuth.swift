@@ -21,6 +21,7 @@ extension SessionError.Code {
         case "invalid_token": self = .invalidToken
         case "insufficient_scope": self = .insufficientScope
         case "expired_token": self = .expiredToken
+        case "invalid_target": self = .invalidTarget
         default: self = .oauthError
         }
     }

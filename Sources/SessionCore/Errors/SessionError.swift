@@ -135,6 +135,13 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         /// RFC 8628 `expired_token`: the device code expired before the user approved it (also
         /// when the client stops polling at its expiry).
         public static let expiredToken = Code(.expiredToken)
+        /// RFC 8707 `invalid_target`: the authorization server refused the resource a token was
+        /// asked for (unknown, or not this client's). The refresh token is not spent: the session stays.
+        public static let invalidTarget = Code(.invalidTarget)
+        /// A request to a resource the session holds no token for: its access token was asked for
+        /// other resources (``SessionConfiguration/resources``) and none of its resource tokens
+        /// covers the URL. Nothing was sent; ask for one with ``SessionClient/tokens(forResource:)``.
+        public static let noTokenForResource = Code(.noTokenForResource)
 
         // Bearer token errors (RFC 6750 §3.1)
         /// RFC 6750 `invalid_token`.
@@ -198,7 +205,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
             case authorizationIssuerMismatch, authorizationIssuerMissing, missingAuthorizationCode, cancelled, authorizationAgentFailed
             case accessDenied, invalidRequest, unauthorizedClient, unsupportedResponseType, invalidScope
             case serverError, temporarilyUnavailable, invalidGrant, invalidClient, unsupportedGrantType
-            case interactionRequired, loginRequired, consentRequired, oauthError, expiredToken
+            case interactionRequired, loginRequired, consentRequired, oauthError, expiredToken, invalidTarget, noTokenForResource
             case providerSignOutIncomplete, invalidLogoutToken, invalidToken, insufficientScope, idTokenMalformed, idTokenMissing
             case idTokenUnsupportedAlgorithm, idTokenUnknownKey, idTokenSignatureInvalid, idTokenIssuerMismatch, idTokenAudienceMismatch
             case idTokenAuthorizedPartyMismatch, idTokenExpired, idTokenIssuedInFuture, idTokenNotYetValid, idTokenNonceMismatch

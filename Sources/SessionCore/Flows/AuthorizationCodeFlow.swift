@@ -43,7 +43,7 @@ struct AuthorizationCodeFlow: Sendable {
             ("code", response.code),
             ("redirect_uri", request.redirectURI.absoluteString),
             ("code_verifier", request.pkce.verifier),
-        ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
+        ] + configuration.resourceParameters + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
         let key = try request.dpopKey ?? provider.newDPoPKey(metadata: metadata)
         let answer = try await provider.sendProved(form, key: key, process: .authentication, purpose: "code exchange")
         let tokenResponse = try TokenResponse(response: answer, purpose: "code exchange")
@@ -55,6 +55,7 @@ struct AuthorizationCodeFlow: Sendable {
             throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
         }
         return tokenResponse.sessionTokens(receivedAt: provider.clock.now(), requestedScopes: request.scopes, subject: subject).bound(to: binding)
+            .issued(for: configuration.resourceIndicators)
     }
 
     /// Pushes `request`'s parameters to the provider (with the client's authentication, and a

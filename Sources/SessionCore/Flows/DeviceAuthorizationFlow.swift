@@ -23,7 +23,7 @@ struct DeviceAuthorizationFlow: Sendable {
             throw SessionError(.unsupportedProviderFeature, process: .authentication,
                                message: "the provider offers no device sign-in (its discovery has no device_authorization_endpoint)")
         }
-        let parameters = scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]
+        let parameters = (scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]) + configuration.resourceParameters
         let request = try provider.clientRequest(endpoint, parameters, metadata: metadata, process: .authentication)
         let response = try await provider.exchange.send(request, process: .authentication, purpose: "device authorization")
         let authorization = try DeviceAuthorization(response: response, scopes: scopes, now: provider.clock.now())
@@ -53,7 +53,7 @@ struct DeviceAuthorizationFlow: Sendable {
             let request = try provider.clientRequest(metadata.tokenEndpoint, [
                 ("grant_type", Self.grantType),
                 ("device_code", authorization.deviceCode),
-            ] + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
+            ] + configuration.resourceParameters + configuration.sortedTokenRequestParameters, metadata: metadata, process: .authentication)
             let response: HTTPResponse
             switch try await provider.attemptProved(request, key: key, purpose: "device token poll") {
             case .success(let received):
@@ -93,5 +93,6 @@ struct DeviceAuthorizationFlow: Sendable {
             throw SessionError(.idTokenMissing, process: .authentication, message: "device token poll: the response has no ID token, though openid was asked for (a provider whose device grant issues none needs scopes without openid)")
         }
         return tokenResponse.sessionTokens(receivedAt: provider.clock.now(), requestedScopes: scopes, subject: subject).bound(to: binding)
+            .issued(for: provider.configuration.resourceIndicators)
     }
 }

@@ -59,23 +59,25 @@ extension SessionClient {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false, stillRefused: replaced) }
     }
 
-    /// The refresh, under the store's cross-process lock when it has one (``SharedTokenStore``).
-    private func performRefresh(onlyIfExpiring: Bool, stillRefused: (@Sendable (SessionTokens) -> Bool)? = nil) async throws -> SessionTokens {
-        guard store.isShared else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring) }
+    /// The refresh — of the session's access token, or for `resource` (RFC 8707) that resource's —
+    /// under the store's cross-process lock when it has one (``SharedTokenStore``).
+    func performRefresh(onlyIfExpiring: Bool, resource: String? = nil,
+                        stillRefused: (@Sendable (SessionTokens) -> Bool)? = nil) async throws -> SessionTokens {
+        guard store.isShared else { return try await refreshNow(onlyIfExpiring: onlyIfExpiring, resource: resource) }
         return try await store.withRefreshLock {
             try await self.catchUpWithStore()
             if let stillRefused, let current = await self.state.tokens, !stillRefused(current) { return current }
-            return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring)
+            return try await self.refreshNow(onlyIfExpiring: onlyIfExpiring, resource: resource)
         }
     }
 
-    private func refreshNow(onlyIfExpiring: Bool) async throws -> SessionTokens {
+    private func refreshNow(onlyIfExpiring: Bool, resource: String?) async throws -> SessionTokens {
         guard let tokens = state.tokens else {
             throw SessionError.noSession(.authentication)
         }
-        if onlyIfExpiring, !tokens.expires(within: configuration.refreshLeeway, of: clock.now()) {
-            return tokens
-        }
+        let now = clock.now()
+        let expiring = resource.map { tokens.resourceTokens[$0]?.expires(within: configuration.refreshLeeway, of: now) ?? true }
+        if onlyIfExpiring, !(expiring ?? tokens.expires(within: configuration.refreshLeeway, of: now)) { return tokens }
         guard let refreshToken = tokens.refreshToken else {
             throw SessionError(.reauthenticationRequired, process: .authentication, message: "the session has no refresh token")
         }
@@ -85,7 +87,7 @@ extension SessionClient {
         let key = try await dpopKeyOrEnd(tokens)
         let metadata = try await discover()
         let grant = RefreshTokenGrant(provider: provider)
-        let request = try grant.request(spending: refreshToken, metadata: metadata)
+        let request = try grant.request(spending: refreshToken, for: resource.map { [$0] } ?? tokens.resources, metadata: metadata)
         // Durably marked first: if the app dies before the answer is saved, the next launch
         // knows this refresh token may be spent and does not send it again.
         try await storeOnly(tokens.marked(.refresh, at: clock.now()), ifStill: epoch, process: .authentication)
@@ -110,7 +112,11 @@ extension SessionClient {
         }
         let refreshed: SessionTokens
         do {
-            refreshed = try await grant.refreshed(tokens, by: response, provedWith: key, metadata: metadata)
+            refreshed = try await grant.refreshed(tokens, by: response, provedWith: key, metadata: metadata, for: resource)
+        } catch let error as SessionError where error.code == .invalidTarget {
+            // RFC 8707 §2: the server refused the resource, not the refresh token, which stays unspent.
+            try? await storeOnly(tokens, ifStill: epoch, process: .authentication)
+            throw error
         } catch let error as SessionError {
             throw try await abandonSession(after: error, ifStill: epoch)
         }

@@ -4,31 +4,6 @@ import FoundationNetworking
 #endif
 
 extension SessionClient {
-    /// Fetches the UserInfo (OIDC Core §5.3) with a fresh access token.
-    /// - Throws: token errors (see ``validTokens()``); `unsupportedProviderFeature` when the
-    ///   provider has no UserInfo endpoint; `invalidToken` and other RFC 6750 errors;
-    ///   `invalidResponse`; `userInfoSubjectMismatch` when its `sub` is not the ID token's.
-    ///   All with process `userInfo`, discovery's too (their message starts with `discovery:`).
-    public func userInfo() async throws -> UserInfo {
-        try await attributingErrors(to: .userInfo) {
-            let metadata = try await discover()
-            guard let endpoint = metadata.userInfoEndpoint else {
-                throw SessionError(.unsupportedProviderFeature, process: .userInfo, message: "the provider has no UserInfo endpoint")
-            }
-            let (response, tokens) = try await sendAuthorized(HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"]),
-                                                               process: .userInfo, purpose: "UserInfo")
-            guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .userInfo, purpose: "UserInfo") }
-            if response.mediaType == "application/jwt" {
-                throw SessionError(.invalidResponse, process: .userInfo, message: "UserInfo: signed responses are not supported")
-            }
-            let info = try UserInfo(data: response.body)
-            if let subject = tokens.subject, !Exact.equal(info.sub, subject) {
-                throw SessionError(.userInfoSubjectMismatch, process: .userInfo, message: "UserInfo: 'sub' is not the ID token's subject")
-            }
-            return info
-        }
-    }
-
     /// Sends `request` to a resource server on the user's behalf: with `Authorization: Bearer`
     /// (or, for DPoP-bound tokens, `Authorization: DPoP` and a proof of the request) and the
     /// token `credential` picks from the session's fresh tokens (the access token unless it says
@@ -58,6 +33,9 @@ extension SessionClient {
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
         try await attributingErrors(to: process) {
             try ResourceRequestRules.requireSecure(request.url, process: process)
+            if let resource = try resourceToken(for: request.url, process: process) {
+                return try await sendAuthorized(request, forResource: resource, process: process, purpose: purpose)
+            }
             let tokens = try await validTokens()
             let sent = try credential(tokens)
             let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
@@ -68,10 +46,12 @@ extension SessionClient {
         }
     }
 
-    /// Sends `request` with `token`, proved with the key of DPoP-bound `tokens` when it is their access token.
-    private func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
-                              purpose: String) async throws -> HTTPResponse {
-        let key = Exact.equal(token, tokens.accessToken) ? try await dpopKeyOrEnd(tokens) : nil
+    /// Sends `request` with `token`, proved with the key of DPoP-bound `tokens` when it is their
+    /// access token or a DPoP-bound token of one of their resources.
+    func sendResource(_ request: HTTPRequest, token: String, of tokens: SessionTokens, process: SessionError.Process,
+                      purpose: String) async throws -> HTTPResponse {
+        let proved = Exact.equal(token, tokens.accessToken) || tokens.resourceTokens.values.contains { $0.isDPoPBound && Exact.equal($0.accessToken, token) }
+        let key = proved ? try await dpopKeyOrEnd(tokens) : nil
         return try await provider.sendResource(request, token: token, key: key, process: process, purpose: purpose)
     }
 
@@ -99,14 +79,16 @@ extension SessionClient {
             throw SessionError(.invalidConfiguration, process: .authentication, message: "a request without a URL cannot be authorized")
         }
         try ResourceRequestRules.requireSecure(url, process: .authentication)
-        let tokens = try await validTokens()
+        let resource = try resourceToken(for: url, process: .authentication)
+        let tokens = if let resource { try await validTokens(resource) } else { try await validTokens() }
         if let subject, !Exact.equal(tokens.subject, subject) {
             throw SessionError(.notAuthenticated, process: .authentication,
                                message: "the signed-in user is not the one this authorization was made for")
         }
-        guard let key = try await dpopKeyOrEnd(tokens) else { return request.authorized(with: tokens.accessToken, proof: nil) }
-        return request.authorized(with: tokens.accessToken,
-                                  proof: try provider.proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: tokens.accessToken))
+        let token = resource.flatMap { tokens.resourceTokens[$0] }
+        let sent = token?.accessToken ?? tokens.accessToken
+        guard token?.isDPoPBound ?? true, let key = try await dpopKeyOrEnd(tokens) else { return request.authorized(with: sent, proof: nil) }
+        return request.authorized(with: sent, proof: try provider.proof(key, method: request.httpMethod ?? "GET", url: url, accessToken: sent))
     }
 
     /// The tokens to send instead of the refused `token`: the current ones when another call

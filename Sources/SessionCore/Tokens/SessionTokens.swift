@@ -35,6 +35,13 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// how long ago the request went out, for a provider that tolerates a refresh token's reuse for
     /// a while (``SessionConfiguration/refreshTokenReuseInterval``).
     package let inFlightSince: Date?
+    /// The resource indicators (RFC 8707) ``accessToken`` was asked for, as sent; empty when the
+    /// sign-in named none (the server then decides where it is accepted).
+    public let resources: [String]
+    /// Access tokens for further resources of the same authorization server, by resource
+    /// indicator (``SessionClient/tokens(forResource:)``); each is refreshed on its own with the
+    /// session's refresh token, and all end with the session.
+    public let resourceTokens: [String: ResourceAccessToken]
     /// The private DPoP key the tokens are bound to (RFC 9449; PKCS #8, DER), kept with them in
     /// every store and deleted with them; nil for Bearer tokens and for a Secure Enclave key. A secret.
     package let dpopKey: Data?
@@ -73,7 +80,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// Creates a token set.
     public init(accessToken: String, refreshToken: String?, idToken: String?, expiresAt: Date?, scopes: [String], subject: String?,
-                tokenType: String? = "Bearer", additionalParameters: [String: String] = [:], lifetime: TimeInterval? = nil) {
+                tokenType: String? = "Bearer", additionalParameters: [String: String] = [:], lifetime: TimeInterval? = nil,
+                resources: [String] = [], resourceTokens: [String: ResourceAccessToken] = [:]) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -83,6 +91,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         self.subject = subject
         self.tokenType = tokenType
         self.additionalParameters = additionalParameters
+        self.resources = resources
+        self.resourceTokens = resourceTokens
         inFlight = nil
         inFlightSince = nil
         dpopKey = nil
@@ -91,10 +101,11 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     /// A copy with some members changed; the ID token, and so its claims, stay.
-    private init(_ tokens: SessionTokens, accessToken: String? = nil, expiresAt: Date?? = nil, inFlight: (InFlight?, Date?)? = nil,
-                 dpopKey: DPoPKey.Material?? = nil) {
+    private init(_ tokens: SessionTokens, accessToken: String? = nil, refreshToken: String?? = nil, expiresAt: Date?? = nil,
+                 inFlight: (InFlight?, Date?)? = nil, dpopKey: DPoPKey.Material?? = nil, resources: [String]? = nil,
+                 resourceTokens: [String: ResourceAccessToken]? = nil) {
         self.accessToken = accessToken ?? tokens.accessToken
-        refreshToken = tokens.refreshToken
+        self.refreshToken = refreshToken ?? tokens.refreshToken
         idToken = tokens.idToken
         self.expiresAt = expiresAt ?? tokens.expiresAt
         lifetime = tokens.lifetime
@@ -102,6 +113,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = tokens.subject
         tokenType = tokens.tokenType
         additionalParameters = tokens.additionalParameters
+        self.resources = resources ?? tokens.resources
+        self.resourceTokens = resourceTokens ?? tokens.resourceTokens
         (self.inFlight, inFlightSince) = inFlight ?? (tokens.inFlight, tokens.inFlightSince)
         switch dpopKey ?? tokens.dpopKeyMaterial {
         case .pkcs8(let der)?: (self.dpopKey, dpopKeyReference) = (der, nil)
@@ -114,6 +127,19 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     /// The same tokens bound to the DPoP key `material` names (nil: Bearer tokens).
     package func bound(to material: DPoPKey.Material?) -> SessionTokens {
         SessionTokens(self, dpopKey: .some(material))
+    }
+
+    /// The same tokens, their access token asked for `resources` (RFC 8707).
+    package func issued(for resources: [String]) -> SessionTokens {
+        SessionTokens(self, resources: resources)
+    }
+
+    /// The same tokens with `token` kept for its resource, after the refresh that gave it: with
+    /// the refresh token that refresh left (a rotated one, or the same).
+    package func keeping(_ token: ResourceAccessToken, refreshToken: String?) -> SessionTokens {
+        var kept = resourceTokens
+        kept[token.resource] = token
+        return SessionTokens(self, refreshToken: .some(refreshToken), resourceTokens: kept)
     }
 
     /// The copy to store before `request` goes out, or, with nil, the copy without the mark.
@@ -137,7 +163,7 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     private enum CodingKeys: String, CodingKey {
         case accessToken, refreshToken, idToken, expiresAt, scopes, subject, tokenType, additionalParameters, inFlight, inFlightSince, lifetime
-        case dpopKey, dpopKeyReference
+        case dpopKey, dpopKeyReference, resources, resourceTokens
     }
 
     /// Decodes a token set; members added in later versions may be missing from a stored one.
@@ -152,6 +178,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         subject = try container.decodeIfPresent(String.self, forKey: .subject)
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
+        resources = try container.decodeIfPresent([String].self, forKey: .resources) ?? []
+        resourceTokens = try container.decodeIfPresent([String: ResourceAccessToken].self, forKey: .resourceTokens) ?? [:]
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         inFlightSince = try container.decodeIfPresent(Date.self, forKey: .inFlightSince)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
@@ -171,6 +199,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         try container.encodeIfPresent(subject, forKey: .subject)
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
         try container.encode(additionalParameters, forKey: .additionalParameters)
+        if !resources.isEmpty { try container.encode(resources, forKey: .resources) }
+        if !resourceTokens.isEmpty { try container.encode(resourceTokens, forKey: .resourceTokens) }
         try container.encodeIfPresent(inFlight, forKey: .inFlight)
         try container.encodeIfPresent(inFlightSince, forKey: .inFlightSince)
         try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
@@ -210,7 +240,8 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
     public static func == (a: SessionTokens, b: SessionTokens) -> Bool {
         a.accessToken == b.accessToken && a.refreshToken == b.refreshToken && a.idToken == b.idToken && a.expiresAt == b.expiresAt
             && a.lifetime == b.lifetime && a.scopes == b.scopes && a.subject == b.subject && a.tokenType == b.tokenType
-            && a.additionalParameters == b.additionalParameters && a.inFlight == b.inFlight && a.dpopKey == b.dpopKey
+            && a.additionalParameters == b.additionalParameters && a.resources == b.resources && a.resourceTokens == b.resourceTokens
+            && a.inFlight == b.inFlight && a.dpopKey == b.dpopKey
             && a.dpopKeyReference == b.dpopKeyReference && a.idTokenClaims == b.idTokenClaims
     }
 
@@ -219,7 +250,9 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         let expiry = expiresAt.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "no expiry"
         return "SessionTokens(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
             + "id: \(idToken == nil ? "none" : "<redacted>"), \(expiry), scopes: \(scopes.joined(separator: " ")), "
-            + "subject: \(subject == nil ? "none" : "present")\(isSenderConstrained ? ", DPoP-bound" : ""))"
+            + "subject: \(subject == nil ? "none" : "present")\(isSenderConstrained ? ", DPoP-bound" : "")"
+            + (resources.isEmpty ? "" : ", resources: \(resources.joined(separator: " "))")
+            + (resourceTokens.isEmpty ? "" : ", tokens for \(resourceTokens.keys.sorted().joined(separator: " "))") + ")"
     }
 
     /// What `dump` shows: the ``description``, never a token or the key.

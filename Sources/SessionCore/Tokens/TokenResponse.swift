@@ -60,7 +60,16 @@ struct TokenResponse: Sendable {
             subject: subject ?? previous?.subject,
             tokenType: tokenType,
             additionalParameters: additionalParameters,
-            lifetime: expiresIn
+            lifetime: expiresIn,
+            resources: previous?.resources ?? [],
+            resourceTokens: previous?.resourceTokens ?? [:]
         )
+    }
+
+    /// The token this response gives for `resource`, received at `now`; the scopes of `previous`
+    /// when it names none.
+    func resourceToken(for resource: String, receivedAt now: Date, previous: SessionTokens) -> ResourceAccessToken {
+        ResourceAccessToken(resource: resource, accessToken: accessToken, tokenType: tokenType,
+                            expiresAt: expiresIn.map { now.addingTimeInterval($0) }, lifetime: expiresIn, scopes: scope ?? previous.scopes)
     }
 }

@@ -30,6 +30,10 @@ extension LocalProvider {
         case pushedAuthorization
         /// `/introspect` (RFC 7662): whether a token is active, for confidential clients.
         case introspection
+        /// `/api` and below: the protected resources (``Options/protectedResources``).
+        case protectedResource
+        /// `/.well-known/oauth-protected-resource` and below: their metadata (RFC 9728).
+        case resourceMetadata
 
         /// The endpoint's path.
         public var path: String {
@@ -47,12 +51,17 @@ extension LocalProvider {
             case .endSession: "/end_session"
             case .pushedAuthorization: "/par"
             case .introspection: "/introspect"
+            case .protectedResource: "/api"
+            case .resourceMetadata: "/.well-known/oauth-protected-resource"
             }
         }
 
         /// The endpoint serving `path`, if any.
         public init?(path: String) {
-            guard let match = Self.allCases.first(where: { $0.path == path }) else { return nil }
+            let prefixed: [Self] = [.protectedResource, .resourceMetadata]
+            guard let match = Self.allCases.first(where: { $0.path == path || prefixed.contains($0) && path.hasPrefix($0.path + "/") }) else {
+                return nil
+            }
             self = match
         }
     }

@@ -12,6 +12,8 @@ extension LocalProvider {
         public let path: String
         /// Query and form parameters (the first value of each name).
         public let parameters: [String: String]
+        /// Every `resource` parameter, in order (RFC 8707 allows several).
+        public let resources: [String]
         /// The `Authorization` header, if sent.
         public let authorization: String?
         /// The `DPoP` proof header (RFC 9449), if sent.

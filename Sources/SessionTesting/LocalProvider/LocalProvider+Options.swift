@@ -96,6 +96,10 @@ extension LocalProvider {
         /// `permission_management`, `offline_access`): an API's, say.
         public var additionalScopes: Set<String> = []
 
+        /// The protected resources the provider serves and issues audience-restricted tokens for
+        /// (RFC 8707); a `resource` naming anything else is refused with `invalid_target`.
+        public var protectedResources: [ProtectedResource] = []
+
         /// The default options.
         public init() {}
     }

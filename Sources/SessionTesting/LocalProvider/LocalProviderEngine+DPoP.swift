@@ -15,7 +15,8 @@ extension LocalProviderEngine {
         guard let proof = proofs.first else { return .passed(nil) }
         let resource = accessToken != nil
         guard proofs.count == 1 else { return .refused(dpopRefusal(.invalid("more than one DPoP header"), resource: resource)) }
-        guard let url = URL(string: issuer + endpoint.path) else { return .refused(.text("No such endpoint", status: 500)) }
+        // The path asked for: the endpoint's, or a protected resource's below `/api`.
+        guard let url = URL(string: issuer + request.path) else { return .refused(.text("No such endpoint", status: 500)) }
         let nonce = options.requiresDPoPNonce ? withState { $0.dpopNonce } : nil
         do {
             let jkt = try proofCheck.verify(proof.value, method: request.method, url: url, accessToken: accessToken, nonce: nonce,

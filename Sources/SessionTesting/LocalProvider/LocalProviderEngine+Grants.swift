@@ -43,6 +43,8 @@ extension LocalProviderEngine {
         // RFC 9449 §10: the code is bound to the key whose thumbprint the client named.
         let jkt = options.offersDPoP ? parameters["dpop_jkt"] : nil
         if let jkt, !Self.isThumbprint(jkt) { return fail("invalid_request", "dpop_jkt is not a JWK SHA-256 thumbprint") }
+        let resources = Self.resources(items)
+        guard resources.isSubset(of: knownResources) else { return fail("invalid_target", "the resource is not one this server issues tokens for") }
 
         let subject: String
         if options.showsLoginPage, withState({ $0.scriptedConsent.isEmpty }) {
@@ -67,7 +69,8 @@ extension LocalProviderEngine {
         let now = options.clock.now()
         let expiresAt = now.addingTimeInterval(options.codeLifetime)
         withState { state in
-            let grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: now)
+            var grant = state.newGrant(clientID: clientID, subject: subject, scopes: scopes, jkt: jkt, authenticatedAt: now)
+            grant.resources = resources
             state.codes[code] = IssuedCode(grant: grant, redirectURI: redirectURI, challenge: challenge,
                                            nonce: parameters["nonce"], expiresAt: expiresAt)
             state.noteIssued(at: now)
@@ -108,9 +111,10 @@ extension LocalProviderEngine {
         }
         if options.requiresDPoP, jkt == nil { return Self.oauthError("invalid_request", "this provider issues DPoP-bound tokens only: send a DPoP proof") }
         var response: HTTPServerResponse
+        let resources = Self.resources(request.formItems)
         switch form["grant_type"] {
-        case "authorization_code": response = exchangeCode(form, clientID: clientID, jkt: jkt)
-        case "refresh_token": response = refresh(form, clientID: clientID, jkt: jkt)
+        case "authorization_code": response = exchangeCode(form, clientID: clientID, jkt: jkt, resources: resources)
+        case "refresh_token": response = refresh(form, clientID: clientID, jkt: jkt, resources: resources)
         case "urn:ietf:params:oauth:grant-type:device_code": response = pollDeviceSignIn(form, clientID: clientID, jkt: jkt)
         case nil: response = Self.oauthError("invalid_request", "grant_type is missing")
         default: response = Self.oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code are supported")
@@ -121,7 +125,7 @@ extension LocalProviderEngine {
 
     /// The code exchange; `jkt` is the thumbprint of the key that proved the request, which must be
     /// the one the code is bound to (`dpop_jkt`), and to which the tokens are then bound.
-    private func exchangeCode(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
+    private func exchangeCode(_ form: [String: String], clientID: String, jkt: String?, resources: Set<String>) -> HTTPServerResponse {
         let now = options.clock.now()
         let refused = Self.oauthError("invalid_grant", "the code is invalid, expired, used, or not bound to this request")
         guard let code = form["code"] else { return Self.oauthError("invalid_request", "code is missing") }
@@ -129,31 +133,38 @@ extension LocalProviderEngine {
               let challenge = try? PKCE.challenge(for: verifier) else {
             return Self.oauthError("invalid_grant", "a valid code_verifier is required")
         }
-        let outcome = withState { state -> (Grant, IssuedCode, Tokens)? in
-            guard var issued = state.codes[code] else { return nil }
+        let known = knownResources
+        let outcome = withState { state -> Checked<(Grant, IssuedCode, Tokens)> in
+            guard var issued = state.codes[code] else { return .refused(refused) }
             if issued.used {
                 // A replayed code revokes what it produced (RFC 6749 §4.1.2).
                 state.revokedFamilies.insert(issued.grant.family)
-                return nil
+                return .refused(refused)
             }
             issued.used = true
             state.codes[code] = issued
             guard issued.expiresAt > now, Exact.equal(issued.grant.clientID, clientID), Exact.equal(issued.redirectURI, form["redirect_uri"]),
-                  Exact.equal(issued.challenge, challenge), issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else { return nil }
+                  Exact.equal(issued.challenge, challenge), issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else { return .refused(refused) }
             var grant = issued.grant
             grant.jkt = jkt
-            return (grant, issued, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true))
+            guard let audience = Self.audience(asked: resources, of: grant, known: known) else {
+                return .refused(Self.oauthError("invalid_target", "the resource was not named when the code was issued"))
+            }
+            return .passed((grant, issued, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true, audience: audience)))
         }
-        guard let outcome else { return refused }
-        return tokenResponse(outcome.2, grant: outcome.0, nonce: outcome.1.nonce, now: now, audience: form["audience"])
+        switch outcome {
+        case .refused(let response): return response
+        case .passed(let (grant, issued, tokens)): return tokenResponse(tokens, grant: grant, nonce: issued.nonce, now: now, audience: form["audience"])
+        }
     }
 
     /// A refresh; a refresh token bound to a DPoP key is taken only with a proof of that key
     /// (RFC 9449 §5).
-    private func refresh(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
+    private func refresh(_ form: [String: String], clientID: String, jkt: String?, resources: Set<String>) -> HTTPServerResponse {
         let now = options.clock.now()
         guard let presented = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is missing") }
         let rotates = options.rotatesRefreshTokens
+        let known = knownResources
         let outcome = withState { state -> Checked<(Grant, Tokens)> in
             guard let issued = state.refreshTokens[presented], Exact.equal(issued.grant.clientID, clientID),
                   !state.revokedFamilies.contains(issued.grant.family) else {
@@ -161,6 +172,10 @@ extension LocalProviderEngine {
             }
             guard issued.grant.jkt == nil || Exact.equal(issued.grant.jkt, jkt) else {
                 return .refused(Self.oauthError("invalid_dpop_proof", "the refresh token is bound to another DPoP key, or the proof is missing"))
+            }
+            // RFC 8707 §2.2: the refused resource leaves the refresh token as it was.
+            guard let audience = Self.audience(asked: resources, of: issued.grant, known: known) else {
+                return .refused(Self.oauthError("invalid_target", "the resource is unknown or beyond what the grant named"))
             }
             guard !issued.retired || isWithinReuseInterval(issued, now: now) else {
                 state.refreshTokenReuses += 1
@@ -172,7 +187,7 @@ extension LocalProviderEngine {
                 state.refreshTokens[presented]?.retiredAt = now
             }
             if options.revokesAccessTokenOnRefresh, let spent = issued.accessToken { state.accessTokens[spent] = nil }
-            let tokens = issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: rotates)
+            let tokens = issueTokens(for: issued.grant, in: &state, now: now, withRefreshToken: rotates, audience: audience)
             // A refresh token that stays is the one the new access token was issued with.
             if !rotates { state.refreshTokens[presented]?.accessToken = tokens.access }
             state.refreshes.append((issued.grant.subject, now))
@@ -199,9 +214,22 @@ extension LocalProviderEngine {
         let permission: String?
     }
 
-    func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool) -> Tokens {
+    /// The audience of a token asked for `asked` from `grant` (RFC 8707 §2.2): the resources asked
+    /// for, each known and, when the authorization named resources, among them; the
+    /// authorization's when none is asked for. nil when a resource may not be had.
+    /// `known` is ``knownResources``, read before the state's lock is taken (it reads the issuer under it).
+    static func audience(asked: Set<String>, of grant: Grant, known: Set<String>) -> Set<String>? {
+        let named = grant.resources ?? []
+        guard !asked.isEmpty else { return named }
+        guard asked.isSubset(of: known), named.isEmpty || asked.isSubset(of: named) else { return nil }
+        return asked
+    }
+
+    func issueTokens(for grant: Grant, in state: inout LocalProviderState, now: Date, withRefreshToken: Bool,
+                     audience: Set<String> = []) -> Tokens {
         let access = Self.randomValue("at")
-        state.accessTokens[access] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime))
+        state.accessTokens[access] = IssuedAccessToken(grant: grant, expiresAt: now.addingTimeInterval(options.accessTokenLifetime),
+                                                       audience: audience)
         var refresh: String?
         if withRefreshToken {
             let token = Self.randomValue("rt")

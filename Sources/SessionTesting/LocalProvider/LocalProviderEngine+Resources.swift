@@ -100,7 +100,7 @@ extension LocalProviderEngine {
 
     /// The grant of the access token `request` presents to `endpoint`: a Bearer token as RFC 6750
     /// has it, a DPoP-bound one only as `DPoP` with a proof of its key (RFC 9449 §7).
-    private func authorizedGrant(_ request: HTTPServerRequest, at endpoint: Endpoint) -> Checked<Grant> {
+    func authorizedGrant(_ request: HTTPServerRequest, at endpoint: Endpoint) -> Checked<Grant> {
         guard let (scheme, token) = Self.presentedToken(request) else {
             var challenges = [(name: "WWW-Authenticate", value: #"Bearer realm="local-provider""#)]
             if options.offersDPoP { challenges.append((name: "WWW-Authenticate", value: #"DPoP algs="ES256""#)) }

@@ -72,11 +72,13 @@ final class LocalProviderEngine: Sendable {
 
     func handle(_ request: HTTPServerRequest) -> HTTPServerReply {
         let endpoint = Endpoint(path: request.path)
-        let parameters = Self.firstValues(request.queryItems + (request.method == "POST" ? request.formItems : []))
+        let items = request.queryItems + (request.method == "POST" ? request.formItems : [])
+        let parameters = Self.firstValues(items)
         let (fault, arrived) = withState { state -> (LocalProvider.Fault?, (@Sendable () -> Void)?) in
             let fault = endpoint.flatMap { state.nextFault(for: $0) }
             state.record(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
-                                                     parameters: parameters, authorization: request.header("Authorization"),
+                                                     parameters: parameters, resources: items.filter { $0.name == "resource" }.map(\.value),
+                                                     authorization: request.header("Authorization"),
                                                      dpopProof: request.header("DPoP"), fault: fault), limit: options.requestLogLimit)
             return (fault, endpoint.flatMap { state.arrivalObservers[$0] })
         }
@@ -124,6 +126,8 @@ final class LocalProviderEngine: Sendable {
         case .endSession: return endSession(request)
         case .pushedAuthorization: return pushAuthorizationRequest(request)
         case .introspection: return introspect(request)
+        case .protectedResource: return serveProtectedResource(request)
+        case .resourceMetadata: return protectedResourceMetadata(request)
         }
     }
 
@@ -201,10 +205,16 @@ final class LocalProviderEngine: Sendable {
         return result
     }
 
-    /// The name of a parameter given more than once, if any (RFC 6749 §3.1 forbids repeats).
+    /// The name of a parameter given more than once, if any (RFC 6749 §3.1 forbids repeats;
+    /// RFC 8707 §2 allows `resource` several times).
     static func repeatedParameter(_ items: [(name: String, value: String)]) -> String? {
         var seen = Set<String>()
-        return items.first { !seen.insert($0.name).inserted }?.name
+        return items.first { $0.name != "resource" && !seen.insert($0.name).inserted }?.name
+    }
+
+    /// Every `resource` of `items` (RFC 8707 §2).
+    static func resources(_ items: [(name: String, value: String)]) -> Set<String> {
+        Set(items.filter { $0.name == "resource" }.map(\.value))
     }
 
     static func json(_ object: Any, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPServerResponse {

@@ -17,6 +17,8 @@ struct Grant: Sendable, Codable, Equatable {
     /// The provider's session the grant was made in: its ID tokens' `sid`, and what a back-channel
     /// logout names. (Optional: state files written before it have none.)
     var sessionID: String?
+    /// The resources (RFC 8707) the authorization named; nil or empty when it named none.
+    var resources: Set<String>?
 }
 
 /// An authorization code: single-use and bound to client, redirect URI and PKCE challenge.
@@ -57,6 +59,8 @@ struct DeviceSignIn: Sendable {
 struct IssuedAccessToken: Sendable, Codable, Equatable {
     let grant: Grant
     let expiresAt: Date
+    /// The resources the token was issued for (its audience, RFC 8707); nil or empty for none.
+    var audience: Set<String>?
 }
 
 /// A refresh token; `retired` once rotated away. Presenting a retired token revokes its family
