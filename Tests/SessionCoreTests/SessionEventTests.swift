@@ -15,6 +15,7 @@ final class SessionEventTests: XCTestCase {
             let name = switch event {
             case .tokensRefreshed: "tokensRefreshed"
             case .sessionLost(let error): "sessionLost(\(error.code.rawValue))"
+            case .stepUpRequired(let stepUp): "stepUpRequired(\(stepUp.reason.rawValue))"
             }
             events.withLock { $0.append(name) }
         }

@@ -27,6 +27,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     /// which the code exchange proves; nil for a Bearer sign-in or one whose key is made at the
     /// exchange (a pending sign-in kept outside the client).
     let dpopKey: DPoPKey?
+    /// For a step-up: the `max_age` sent, which the ID token's `auth_time` must then meet.
+    let maxAge: Int?
+    /// For a step-up: the user who must sign in again, whose subject the ID token must carry.
+    let expectedSubject: String?
 
     /// The PKCE `code_verifier` the code exchange will send (RFC 7636; a secret: never log it).
     public var codeVerifier: String { pkce.verifier }
@@ -37,8 +41,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
 
     /// Builds the request for `scopes` from the configuration and the provider's metadata, sent
     /// with `redirectURI` (the configured one unless a loopback agent chose its port), its code
-    /// bound to `dpopKey` when there is one.
-    init(configuration: SessionConfiguration, metadata: ProviderMetadata, scopes: [String], redirectURI: URL, dpopKey: DPoPKey? = nil) throws {
+    /// bound to `dpopKey` when there is one; for a step-up, with its `acr_values` and `max_age`
+    /// (RFC 9470 §4), for `subject` when the session named a user.
+    init(configuration: SessionConfiguration, metadata: ProviderMetadata, scopes: [String], redirectURI: URL, dpopKey: DPoPKey? = nil,
+         stepUp: StepUp? = nil, subject: String? = nil) throws {
         let state = try RandomToken.generate()
         let nonce = scopes.contains("openid") ? try RandomToken.generate() : nil
         let pkce = try PKCE.generate()
@@ -61,19 +67,25 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         if let claims = configuration.claims, nonce != nil { parameters.append(("claims", claims)) }
         if let prompt = configuration.prompt { parameters.append(("prompt", prompt)) }
         if let loginHint = configuration.loginHint { parameters.append(("login_hint", loginHint)) }
+        var stepUpParameters: [(String, String)] = []
+        if let acrValues = stepUp?.acrValues, !acrValues.isEmpty { stepUpParameters.append(("acr_values", acrValues.joined(separator: " "))) }
+        if let maxAge = stepUp?.maxAge { stepUpParameters.append(("max_age", String(maxAge))) }
+        // What the resource asked for wins over the configuration's own value of the same parameter.
         parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            .filter { parameter in !stepUpParameters.contains { $0.0 == parameter.0 } } + stepUpParameters
 
         // Any query the endpoint already has stays (OIDC Core §3.1.2.1 allows it).
         guard let url = FormEncoding.url(metadata.authorizationEndpoint, appending: parameters) else {
             throw SessionError(.invalidDiscoveryDocument, process: .authentication, message: "the authorization URL cannot be built")
         }
         self.init(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce, issuer: metadata.issuer,
-                  issuerRequired: metadata.authorizationResponseIssParameterSupported, dpopKey: dpopKey)
+                  issuerRequired: metadata.authorizationResponseIssParameterSupported, dpopKey: dpopKey, maxAge: stepUp?.maxAge,
+                  expectedSubject: subject)
     }
 
     /// A request from its parts: as it is built, or restored (a sealed pending authorization).
     init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, pkce: PKCE, issuer: String, issuerRequired: Bool,
-         dpopKey: DPoPKey? = nil) {
+         dpopKey: DPoPKey? = nil, maxAge: Int? = nil, expectedSubject: String? = nil) {
         self.url = url
         self.redirectURI = redirectURI
         self.scopes = scopes
@@ -83,13 +95,16 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         self.issuer = issuer
         self.issuerRequired = issuerRequired
         self.dpopKey = dpopKey
+        self.maxAge = maxAge
+        self.expectedSubject = expectedSubject
     }
 
     /// The same request, sent to the provider by reference: the browser opens `url` (the
     /// authorization endpoint with `client_id` and `request_uri`), which expires at `expiresAt`.
     func pointing(to url: URL, expiresAt: Date) -> AuthorizationRequest {
         var pushed = AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce, pkce: pkce,
-                                          issuer: issuer, issuerRequired: issuerRequired, dpopKey: dpopKey)
+                                          issuer: issuer, issuerRequired: issuerRequired, dpopKey: dpopKey, maxAge: maxAge,
+                                          expectedSubject: expectedSubject)
         pushed.expiresAt = expiresAt
         return pushed
     }

@@ -22,6 +22,7 @@ extension SessionError.Code {
         case "insufficient_scope": self = .insufficientScope
         case "expired_token": self = .expiredToken
         case "invalid_target": self = .invalidTarget
+        case "insufficient_user_authentication": self = .insufficientUserAuthentication
         default: self = .oauthError
         }
     }

@@ -142,6 +142,10 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         /// other resources (``SessionConfiguration/resources``) and none of its resource tokens
         /// covers the URL. Nothing was sent; ask for one with ``SessionClient/tokens(forResource:)``.
         public static let noTokenForResource = Code(.noTokenForResource)
+        /// RFC 9470 `insufficient_user_authentication`: the resource wants a fresher or stronger
+        /// authentication of the user; also an ID token whose `auth_time` is older than the
+        /// `max_age` a sign-in asked for.
+        public static let insufficientUserAuthentication = Code(.insufficientUserAuthentication)
 
         // Bearer token errors (RFC 6750 §3.1)
         /// RFC 6750 `invalid_token`.
@@ -206,7 +210,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
             case accessDenied, invalidRequest, unauthorizedClient, unsupportedResponseType, invalidScope
             case serverError, temporarilyUnavailable, invalidGrant, invalidClient, unsupportedGrantType
             case interactionRequired, loginRequired, consentRequired, oauthError, expiredToken, invalidTarget, noTokenForResource
-            case providerSignOutIncomplete, invalidLogoutToken, invalidToken, insufficientScope, idTokenMalformed, idTokenMissing
+            case providerSignOutIncomplete, invalidLogoutToken, invalidToken, insufficientScope, insufficientUserAuthentication
+            case idTokenMalformed, idTokenMissing
             case idTokenUnsupportedAlgorithm, idTokenUnknownKey, idTokenSignatureInvalid, idTokenIssuerMismatch, idTokenAudienceMismatch
             case idTokenAuthorizedPartyMismatch, idTokenExpired, idTokenIssuedInFuture, idTokenNotYetValid, idTokenNonceMismatch
             case idTokenSubjectMismatch, notAuthenticated, reauthenticationRequired, sessionEnded, userInfoSubjectMismatch

@@ -17,7 +17,8 @@ struct AuthorizationCodeFlow: Sendable {
     /// - Throws: `invalidConfiguration` for bad scopes, or a redirect URI that differs from the
     ///   configured one in more than its loopback port (RFC 8252 §7.3); discovery errors;
     ///   `cryptoFailure`; the pushed request's errors.
-    func makeRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool) async throws -> AuthorizationRequest {
+    func makeRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool, stepUp: StepUp? = nil,
+                     subject: String? = nil) async throws -> AuthorizationRequest {
         let scopes = try configuration.requestedScopes(scopes, allowingNone: false)
         guard Exact.equal(redirectURI.absoluteString, configuration.redirectURI.absoluteString)
             || URLRules.isLoopbackPortVariant(redirectURI, of: configuration.redirectURI) else {
@@ -27,7 +28,7 @@ struct AuthorizationCodeFlow: Sendable {
         let metadata = try await provider.discover()
         let key = bindingCode ? try provider.newDPoPKey(metadata: metadata) : nil
         let request = try AuthorizationRequest(configuration: configuration, metadata: metadata, scopes: scopes, redirectURI: redirectURI,
-                                               dpopKey: key)
+                                               dpopKey: key, stepUp: stepUp, subject: subject)
         return try PushedAuthorization.isUsed(configuration: configuration, metadata: metadata) ? try await pushed(request, metadata: metadata) : request
     }
 
@@ -50,7 +51,8 @@ struct AuthorizationCodeFlow: Sendable {
         let binding = try provider.binding(of: tokenResponse, provedWith: key, purpose: "code exchange")
         var subject: String?
         if let idToken = tokenResponse.idToken {
-            subject = try await provider.validateIDToken(idToken, nonce: request.nonce, subject: nil, metadata: metadata).subject
+            subject = try await provider.validateIDToken(idToken, nonce: request.nonce, subject: request.expectedSubject, metadata: metadata,
+                                                         maxAge: request.maxAge).subject
         } else if request.requestsIDToken {
             throw SessionError(.idTokenMissing, process: .authentication, message: "code exchange: the response has no ID token, though openid was asked for (for plain OAuth 2.0, ask for scopes without openid)")
         }

@@ -15,8 +15,9 @@ extension SessionClient {
     /// As ``beginAuthorization(scopes:)``, for a redirect URI an agent chose.
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
-    func beginAuthorization(scopes: [String]?, redirectURI: URL) async throws -> AuthorizationRequest {
-        let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: redirectURI)
+    func beginAuthorization(scopes: [String]?, redirectURI: URL, stepUp: StepUp? = nil, subject: String? = nil) async throws -> AuthorizationRequest {
+        let request = try await AuthorizationCodeFlow(provider: provider).makeRequest(scopes: scopes, redirectURI: redirectURI, bindingCode: true,
+                                                                                     stepUp: stepUp, subject: subject)
         pending = request
         log(.info, "authorization started: \(request)")
         return request
@@ -106,13 +107,18 @@ extension SessionClient {
     ///   - agent: shows the provider's page and brings back the redirect (a browser and loopback
     ///     listener, the system's web authentication sheet, or your own).
     public func signIn(scopes: [String]? = nil, agent: AuthorizationAgent) async throws -> SessionTokens {
+        try await signIn(scopes: scopes, agent: agent, stepUp: nil, subject: nil)
+    }
+
+    /// ``signIn(scopes:agent:)``, for a step-up with its parameters, by `subject` when given.
+    func signIn(scopes: [String]?, agent: AuthorizationAgent, stepUp: StepUp?, subject: String?) async throws -> SessionTokens {
         let epoch = state.epoch
         do {
             let session = try await agentStep { try await agent.prepare(configuredRedirectURI: self.configuration.redirectURI, purpose: .signIn) }
             let request: AuthorizationRequest
             let callbackURL: URL
             do {
-                request = try await beginAuthorization(scopes: scopes, redirectURI: session.redirectURI)
+                request = try await beginAuthorization(scopes: scopes, redirectURI: session.redirectURI, stepUp: stepUp, subject: subject)
                 do {
                     callbackURL = try await agentStep { try await session.present(request) }
                 } catch {

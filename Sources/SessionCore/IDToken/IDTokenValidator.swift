@@ -112,7 +112,7 @@ struct IDTokenValidator: Sendable {
     /// Checks the claims. `expectedNonce` is the authorization request's nonce (nil after a
     /// refresh); `expectedSubject` is the session's subject (after a refresh). Every claim read
     /// must have its registered JSON type; one that does not is `idTokenMalformed`.
-    func validateClaims(_ token: IDToken, expectedNonce: String?, expectedSubject: String?) throws {
+    func validateClaims(_ token: IDToken, expectedNonce: String?, expectedSubject: String?, maxAge: Int? = nil) throws {
         let claims = ClaimReader(claims: token.claims, malformed: { self.error(.idTokenMalformed, $0) })
         guard Exact.equal(try claims.string("iss"), issuer) else { throw error(.idTokenIssuerMismatch, "'iss' is not the configured issuer") }
 
@@ -139,6 +139,13 @@ struct IDTokenValidator: Sendable {
         }
         if let expectedNonce, !Exact.equal(try claims.string("nonce"), expectedNonce) {
             throw error(.idTokenNonceMismatch, "'nonce' does not match the authorization request")
+        }
+        // OIDC Core §3.1.2.1, §3.1.3.7: a request with max_age gets an auth_time to check it by.
+        if let maxAge {
+            guard let authTime = try claims.number("auth_time") else { throw error(.idTokenMalformed, "'auth_time' is missing, though max_age was asked for") }
+            guard now - authTime <= Double(maxAge) + allowedSkew else {
+                throw error(.insufficientUserAuthentication, "'auth_time' is older than the max_age asked for")
+            }
         }
     }
 }

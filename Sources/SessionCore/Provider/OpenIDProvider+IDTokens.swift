@@ -4,8 +4,8 @@ import Foundation
 extension OpenIDProvider {
     /// Checks an ID token's header, signature (against the provider's key set: see
     /// ``KeySetCache`` for how long keys are kept and how often an unknown key reloads them) and
-    /// claims.
-    func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata) async throws -> IDToken {
+    /// claims; with `maxAge`, its `auth_time` must be at most that many seconds ago.
+    func validateIDToken(_ raw: String, nonce: String?, subject: String?, metadata: ProviderMetadata, maxAge: Int? = nil) async throws -> IDToken {
         let token = try IDToken(raw)
         let validator = IDTokenValidator(issuer: metadata.issuer, clientID: configuration.clientID, clock: clock,
                                          allowedSkew: configuration.allowedClockSkew)
@@ -16,7 +16,7 @@ extension OpenIDProvider {
             // Every ID token the client reads comes from the token endpoint's answer.
             try validator.checkUnsigned(token.jws, from: metadata.tokenEndpoint)
         }
-        try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject)
+        try validator.validateClaims(token, expectedNonce: nonce, expectedSubject: subject, maxAge: maxAge)
         return token
     }
 

@@ -10,6 +10,10 @@ public enum SessionEvent: Sendable {
     /// unknown, an expired access token without a refresh token, or a store that could not save
     /// new tokens. The error says which; the session is cleared in memory and in the store.
     case sessionLost(SessionError)
+    /// A protected resource refused a request for want of more than the session's token carries
+    /// (``StepUp``), and the client is signing in again through the app's agent to ask for it
+    /// (``SessionClient/sendAuthorized(_:process:purpose:signingInAgainWith:maximumSignIns:)``).
+    case stepUpRequired(StepUp)
 }
 
 /// Who hears a session's events, and what its log said once.

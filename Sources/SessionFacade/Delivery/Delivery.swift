@@ -24,6 +24,8 @@ extension Delivery {
         switch event {
         case .tokensRefreshed(let tokens): Delivery(notify: { $0.didRefreshSession(tokens.accessToken) }, complete: nil)
         case .sessionLost(let error): Delivery(notify: { $0.didLoseSession(error) }, complete: nil)
+        // The facade's listeners have no such callback; the step-up is its caller's call.
+        case .stepUpRequired: Delivery(notify: { _ in }, complete: nil)
         }
     }
 }

@@ -19,8 +19,8 @@ extension LocalProviderEngine {
         let identifier = issuer + resource.path
         let metadata = issuer + LocalProvider.Endpoint.resourceMetadata.path + resource.path
         let scope = resource.scopes.sorted().joined(separator: " ")
-        func challenge(_ status: Int, _ error: String?, _ description: String) -> HTTPServerResponse {
-            var parameters = [#"resource_metadata="\#(metadata)""#]
+        func challenge(_ status: Int, _ error: String?, _ description: String, extra: [String] = []) -> HTTPServerResponse {
+            var parameters = [#"resource_metadata="\#(metadata)""#] + extra
             if !scope.isEmpty { parameters.append(#"scope="\#(scope)""#) }
             if let error { parameters += [#"error="\#(error)""#, #"error_description="\#(description)""#] }
             return HTTPServerResponse(status: status, headers: [("WWW-Authenticate", "Bearer " + parameters.joined(separator: ", "))])
@@ -34,6 +34,9 @@ extension LocalProviderEngine {
         let audience = withState { $0.accessTokens[token]?.audience } ?? []
         guard audience.contains(identifier) else { return challenge(401, "invalid_token", "the access token was not issued for this resource") }
         guard resource.scopes.isSubset(of: grant.scopes) else { return challenge(403, "insufficient_scope", "the access token lacks a scope this resource needs") }
+        if let maxAge = resource.maxAge, options.clock.now().timeIntervalSince(grant.authenticatedAt) > Double(maxAge) {
+            return challenge(401, "insufficient_user_authentication", "the user authenticated too long ago", extra: [#"max_age="\#(maxAge)""#])
+        }
         return Self.json(["resource": identifier, "sub": grant.subject, "scope": grant.scopes.sorted().joined(separator: " ")],
                          headers: grant.jkt == nil ? [] : nonceHeaders)
     }
