@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "LegacySessionReaders", targets: ["LegacySessionReaders"]),
         // Sign-in for web applications: one server-side session per browser login.
         .library(name: "SessionWebApp", targets: ["SessionWebApp"]),
+        .library(name: "SessionMCP", targets: ["SessionMCP"]),
         .library(name: "SessionFacade", targets: ["SessionFacade"]),
         .library(name: "SessionTesting", targets: ["SessionTesting"]),
         .library(name: "SessionFacadeTesting", targets: ["SessionFacadeTesting"]),
@@ -78,6 +79,8 @@ let package = Package(
         ]),
         .target(name: "LegacySessionReaders", dependencies: ["SessionCore"]),
         .target(name: "SessionWebApp", dependencies: ["SessionCore"]),
+        // Signing in to an MCP server from its URL alone, on the core's vendor-neutral protected-resource parts.
+        .target(name: "SessionMCP", dependencies: ["SessionCore"]),
         .target(name: "SessionFacade", dependencies: ["SessionCore", "SessionPermissions", "SessionWebAuthentication", "LegacySessionReaders"]),
         .target(
             name: "SessionTesting",
@@ -147,6 +150,7 @@ let package = Package(
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionLoopbackTests", dependencies: ["SessionLoopback", "SessionCore", "SessionTesting", "LoopbackHTTP", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAuthenticationTests", dependencies: ["SessionWebAuthentication", "SessionCore", "SessionTesting", "ClientTestSupport"]),
+        .testTarget(name: "SessionMCPTests", dependencies: ["SessionMCP", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionWebAppTests", dependencies: ["SessionWebApp", "SessionCore", "SessionTesting", "ClientTestSupport", "LoopbackHTTP"]),
         .testTarget(name: "SessionPermissionsTests", dependencies: ["SessionPermissions", "SessionCore", "SessionTesting", "ClientTestSupport"]),
         .testTarget(name: "SessionFacadeTests", dependencies: ["SessionFacade", "SessionCore", "SessionWebAuthentication", "SessionTesting", "SessionFacadeTesting",

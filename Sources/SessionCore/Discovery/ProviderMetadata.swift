@@ -41,6 +41,12 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider
     /// takes; nil when it does not say (it may still take DPoP).
     public let dpopSigningAlgValuesSupported: [String]?
+    /// `registration_endpoint` (RFC 8414 §2, RFC 7591 §3): where a client may register itself;
+    /// nil when the server takes no dynamic registration.
+    public let registrationEndpoint: URL?
+    /// `client_id_metadata_document_supported`: the server takes an https URL of a Client ID
+    /// Metadata Document as a `client_id`.
+    public let clientIDMetadataDocumentSupported: Bool
 
     /// The kinds of metadata document, by what each requires.
     enum Document: Sendable {
@@ -87,6 +93,8 @@ public struct ProviderMetadata: Sendable, Equatable {
             throw fields.fail("pushed authorization requests are required, but 'pushed_authorization_request_endpoint' is missing")
         }
         dpopSigningAlgValuesSupported = try fields.strings("dpop_signing_alg_values_supported")
+        registrationEndpoint = try endpoint("registration_endpoint")
+        clientIDMetadataDocumentSupported = try fields.bool("client_id_metadata_document_supported") ?? false
         if let responseTypes = try fields.strings("response_types_supported"), !Exact.contains(responseTypes, "code") {
             throw SessionError(.unsupportedProviderFeature, process: .configuration, message: "the provider does not support response type 'code'")
         }

@@ -50,21 +50,7 @@ extension OpenIDProvider {
             }
             return (try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString), response)
         case .authorizationServer:
-            for url in ProviderMetadata.metadataURLs(forAuthorizationServer: issuer) {
-                let response = try await fetchDocument(url)
-                // A server without a document at this place answers 4xx: the next place is asked.
-                if (400..<500).contains(response.status) { continue }
-                guard response.status == 200 else {
-                    throw SessionError(.invalidDiscoveryDocument, process: .configuration,
-                                       message: "discovery: the authorization server answered with an error status", httpStatus: response.status)
-                }
-                let document: ProviderMetadata.Document = url.path.hasPrefix("/.well-known/oauth-authorization-server")
-                    ? .oauthAuthorizationServer : .openIDConfiguration
-                return (try ProviderMetadata(data: response.body, expectedIssuer: issuer.absoluteString, document: document,
-                                             requiringPKCEListed: true), response)
-            }
-            throw SessionError(.invalidDiscoveryDocument, process: .configuration,
-                               message: "discovery: the authorization server has no metadata at any of its well-known places")
+            return try await AuthorizationServerDiscovery(exchange: exchange).fetch(issuer)
         }
     }
 

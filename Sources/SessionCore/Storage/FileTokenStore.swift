@@ -41,6 +41,42 @@ public struct FileTokenStore: SharedTokenStore, ProviderDocumentStore {
         self.codec = StoredSessionCodec(configuration: configuration, location: fileURL.path)
     }
 
+    /// A store in `fileURL` whose session file is never written, for what is kept beside it
+    /// under the same safeguards (``FileClientRegistrationStore``).
+    init(besideFile fileURL: URL, issuer: String) {
+        self.fileURL = fileURL
+        self.codec = StoredSessionCodec(issuer: issuer, clientID: "", location: fileURL.path)
+    }
+
+    /// Where ``FileClientRegistrationStore`` keeps a registration: beside the (unwritten) session file.
+    var registrationURL: URL { fileURL.appendingPathExtension("registration") }
+
+    /// The registration kept beside the session file; nil when there is none.
+    /// - Throws: `storageFailed` for an unsafe file (as for the session file); `storageCorrupt`
+    ///   for one that is not a registration.
+    func loadRegistration() async throws -> RegisteredClient? {
+        try await BlockingStoreWork.run { [self] in
+            guard try checkDirectory(mustExist: false), let data = try readFile(registrationURL) else { return nil }
+            do {
+                return try JSONDecoder().decode(RegisteredClient.self, from: data)
+            } catch {
+                throw failure(.storageCorrupt, "the client registration file cannot be read")
+            }
+        }
+    }
+
+    /// Saves `registration` beside the session file, as the session itself is saved.
+    func saveRegistration(_ registration: RegisteredClient?) async throws {
+        guard let registration else {
+            try await BlockingStoreWork.run { [self] in
+                guard unlink(registrationURL.path) == 0 || errno == ENOENT else { throw posixFailure("cannot delete the client registration") }
+            }
+            return
+        }
+        let data = try JSONEncoder().encode(registration)
+        try await BlockingStoreWork.run { [self] in try writeAtomically(data, to: registrationURL) }
+    }
+
     /// `$XDG_DATA_HOME/SessionService`, or `$HOME/.local/share/SessionService`.
     public static func defaultDirectory() throws -> URL {
         let environment = ProcessInfo.processInfo.environment

@@ -22,8 +22,13 @@ package struct StoredSessionCodec: Sendable {
 
     /// A codec for `configuration`'s issuer and client, in a store its errors call `location`.
     package init(configuration: SessionConfiguration, location: String) {
-        issuer = configuration.issuer.absoluteString
-        clientID = configuration.clientID
+        self.init(issuer: configuration.issuer.absoluteString, clientID: configuration.clientID, location: location)
+    }
+
+    /// A codec for `issuer` and `clientID`, in a store its errors call `location`.
+    package init(issuer: String, clientID: String, location: String) {
+        self.issuer = issuer
+        self.clientID = clientID
         self.location = location
     }
 

@@ -30,6 +30,8 @@ extension LocalProvider {
         case pushedAuthorization
         /// `/introspect` (RFC 7662): whether a token is active, for confidential clients.
         case introspection
+        /// `/register` (RFC 7591): dynamic client registration (``Options/offersDynamicRegistration``).
+        case registration
         /// `/api` and below: the protected resources (``Options/protectedResources``).
         case protectedResource
         /// `/.well-known/oauth-protected-resource` and below: their metadata (RFC 9728).
@@ -51,6 +53,7 @@ extension LocalProvider {
             case .endSession: "/end_session"
             case .pushedAuthorization: "/par"
             case .introspection: "/introspect"
+            case .registration: "/register"
             case .protectedResource: "/api"
             case .resourceMetadata: "/.well-known/oauth-protected-resource"
             }

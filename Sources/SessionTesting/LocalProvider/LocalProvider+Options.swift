@@ -100,6 +100,16 @@ extension LocalProvider {
         /// (RFC 8707); a `resource` naming anything else is refused with `invalid_target`.
         public var protectedResources: [ProtectedResource] = []
 
+        /// Whether the provider takes dynamic client registrations (RFC 7591) at `/register`,
+        /// naming the endpoint in its metadata. Registered clients live as long as the provider.
+        public var offersDynamicRegistration = false
+        /// How long a confidential registration's secret lives (`client_secret_expires_at`); the
+        /// client is unknown afterwards. nil: it does not expire. Public registrations never do.
+        public var registrationLifetime: TimeInterval?
+        /// Whether the metadata says `client_id_metadata_document_supported`. The provider does not
+        /// fetch such documents: a client whose ID is its document's URL is one of ``clients``.
+        public var advertisesClientIDMetadataDocuments = false
+
         /// The default options.
         public init() {}
     }

@@ -40,7 +40,7 @@ extension LocalProviderEngine {
         guard methods.filter({ $0 }).count <= 1 else { return refuse("the client used more than one authentication method") }
         // With an assertion, client_id is optional (RFC 7523 §3): the assertion's subject names the client.
         guard let clientID = basic?.id ?? form["client_id"] ?? assertion?.claims["sub"]?.stringValue,
-              let client = options.clients.first(where: { Exact.equal($0.id, clientID) }) else { return refuse("unknown client") }
+              let client = client(withID: clientID) else { return refuse("unknown client") }
         if let formID = form["client_id"], !Exact.equal(formID, clientID) { return refuse("two client IDs") }
         switch client.authentication {
         case .none where !methods.contains(true):

@@ -23,7 +23,7 @@ extension LocalProviderEngine {
         }
         // The provider's session is over: its clients hear it server to server first (§2.7 of
         // Back-Channel Logout), before the browser goes anywhere.
-        if let ended, let clientID, let client = options.clients.first(where: { Exact.equal($0.id, clientID) }),
+        if let ended, let clientID, let client = client(withID: clientID),
            let uri = withState({ $0.backChannelLogoutURIs[client.id] }) ?? client.backChannelLogoutURI,
            let token = try? logoutToken(clientID: clientID, subject: ended.subject, sessionID: ended.sessionID) {
             deliverLogoutToken(token, to: uri)
@@ -33,7 +33,7 @@ extension LocalProviderEngine {
             return Self.page("You are signed out.", status: 200)
         }
         // Never redirect to a URI the client did not register (§3), nor for an unknown client.
-        guard let clientID, let client = options.clients.first(where: { Exact.equal($0.id, clientID) }),
+        guard let clientID, let client = client(withID: clientID),
               Self.isRegistered(redirectURI, for: client) else {
             return Self.page("The post_logout_redirect_uri is not registered for this client.", status: 400)
         }

@@ -15,7 +15,7 @@ extension LocalProviderEngine {
         }
         let parameters = Self.firstValues(items)
         // Without a known client and a registered redirect URI the provider must not redirect (§4.1.2.1).
-        guard let clientID = parameters["client_id"], let client = options.clients.first(where: { Exact.equal($0.id, clientID) }) else {
+        guard let clientID = parameters["client_id"], let client = client(withID: clientID) else {
             return Self.page("Unknown client.", status: 400)
         }
         guard let redirectURI = parameters["redirect_uri"], Self.isRegistered(redirectURI, for: client) else {
@@ -270,7 +270,7 @@ extension LocalProviderEngine {
             }
             // netID hands the permission center's token to the client inside the ID token.
             if let permission = tokens.permission { claims["permission_management"] = ["access_token": permission] }
-            let unsigned = options.clients.first { Exact.equal($0.id, grant.clientID) }?.idTokenSigning == .unsigned
+            let unsigned = client(withID: grant.clientID)?.idTokenSigning == .unsigned
             guard let idToken = unsigned ? Self.unsignedToken(claims) : try? withState({ $0.keys.signing }).sign(claims: claims) else {
                 return Self.oauthError("server_error", "the ID token could not be signed", status: 500)
             }

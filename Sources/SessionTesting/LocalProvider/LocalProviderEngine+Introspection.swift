@@ -14,7 +14,7 @@ extension LocalProviderEngine {
         case .refused(let refusal): return refusal
         case .passed(let passed): (form, clientID) = passed
         }
-        guard let client = options.clients.first(where: { Exact.equal($0.id, clientID) }), client.authentication != .none else {
+        guard let client = client(withID: clientID), client.authentication != .none else {
             return Self.oauthError("invalid_client", "only a confidential client may introspect", status: 401)
         }
         guard let token = form["token"], !token.isEmpty else { return Self.oauthError("invalid_request", "token is missing") }

@@ -18,7 +18,7 @@ extension LocalProviderEngine {
         case .refused(let refusal): return refusal
         }
         guard form["request_uri"] == nil else { return Self.oauthError("invalid_request", "a pushed request must not itself carry request_uri") }
-        guard let client = options.clients.first(where: { Exact.equal($0.id, clientID) }),
+        guard let client = client(withID: clientID),
               let redirectURI = form["redirect_uri"], Self.isRegistered(redirectURI, for: client) else {
             return Self.oauthError("invalid_request", "the redirect URI is not registered for this client")
         }

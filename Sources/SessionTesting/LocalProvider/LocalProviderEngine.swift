@@ -19,6 +19,9 @@ final class LocalProviderEngine: Sendable {
     private let inner: Locked<Inner>
     /// Checks DPoP proofs, remembering their `jti`s.
     let proofCheck = DPoPProofCheck()
+    /// The clients registered at `/register` (RFC 7591), with when each stops working; apart from
+    /// the state, so a lookup never waits on the state's lock.
+    let registeredClients = Locked<[String: (client: LocalProvider.Client, expiresAt: Date?)]>([:])
 
     init(options: LocalProvider.Options, key: SigningKey) {
         self.options = options
@@ -126,6 +129,7 @@ final class LocalProviderEngine: Sendable {
         case .endSession: return endSession(request)
         case .pushedAuthorization: return pushAuthorizationRequest(request)
         case .introspection: return introspect(request)
+        case .registration: return register(request)
         case .protectedResource: return serveProtectedResource(request)
         case .resourceMetadata: return protectedResourceMetadata(request)
         }
@@ -172,6 +176,8 @@ final class LocalProviderEngine: Sendable {
                                  "given_name", "family_name", "birthdate"],
         ]
         if options.offersDPoP { document["dpop_signing_alg_values_supported"] = ["ES256"] }
+        if options.offersDynamicRegistration { document["registration_endpoint"] = url(.registration) }
+        if options.advertisesClientIDMetadataDocuments { document["client_id_metadata_document_supported"] = true }
         if !options.servesOpenIDConnect {
             for member in ["userinfo_endpoint", "jwks_uri", "end_session_endpoint", "subject_types_supported", "id_token_signing_alg_values_supported",
                            "claims_supported", "backchannel_logout_supported", "backchannel_logout_session_supported"] {
@@ -248,6 +254,14 @@ final class LocalProviderEngine: Sendable {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The client with `id`: configured, or registered and not expired.
+    func client(withID id: String) -> LocalProvider.Client? {
+        if let configured = options.clients.first(where: { Exact.equal($0.id, id) }) { return configured }
+        guard let registered = registeredClients.withLock({ $0[id] }) else { return nil }
+        if let expiresAt = registered.expiresAt, expiresAt <= options.clock.now() { return nil }
+        return registered.client
     }
 
     func user(_ subject: String) -> LocalProvider.User? {

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A client an authorization server registered (RFC 7591 §3.2.1): the `client_id` to sign in
+/// with, a secret when the server issued one, and what lets the client manage the registration.
+///
+/// ``description`` and `dump` never show the secret or the registration access token.
+public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConvertible, CustomReflectable {
+    /// The authorization server's issuer, where the client is registered.
+    public let issuer: String
+    /// `client_id`.
+    public let clientID: String
+    /// `client_secret`, for a confidential registration (a secret).
+    public let clientSecret: String?
+    /// `client_secret_expires_at`: when the secret, and so the registration, stops working; nil
+    /// when it does not expire (the RFC's 0) or there is no secret.
+    public let expiresAt: Date?
+    /// `registration_access_token` (RFC 7592): what reads or changes the registration (a secret).
+    public let registrationAccessToken: String?
+    /// `registration_client_uri` (RFC 7592): where the registration is read or changed.
+    public let registrationClientURI: URL?
+    /// The redirect URIs registered.
+    public let redirectURIs: [URL]
+
+    /// Creates a registration.
+    public init(issuer: String, clientID: String, clientSecret: String? = nil, expiresAt: Date? = nil,
+                registrationAccessToken: String? = nil, registrationClientURI: URL? = nil, redirectURIs: [URL]) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.expiresAt = expiresAt
+        self.registrationAccessToken = registrationAccessToken
+        self.registrationClientURI = registrationClientURI
+        self.redirectURIs = redirectURIs
+    }
+
+    /// True when the registration no longer works at `now` (within a minute of its expiry): a
+    /// client then registers again.
+    public func isExpired(at now: Date) -> Bool {
+        expiresAt.map { $0.timeIntervalSince(now) <= 60 } ?? false
+    }
+
+    /// How the client authenticates at the token endpoint: with its secret when it has one
+    /// (`client_secret_basic`), else as a public client.
+    public var clientAuthentication: ClientAuthentication {
+        clientSecret.map { .clientSecretBasic($0) } ?? .none
+    }
+
+    /// The issuer, the client ID and the expiry; never a secret.
+    public var description: String {
+        let expiry = expiresAt.map { "expires \(ISO8601DateFormatter().string(from: $0))" } ?? "no expiry"
+        return "RegisteredClient(\(issuer), client_id: \(clientID), secret: \(clientSecret == nil ? "none" : "<redacted>"), "
+            + "registration access token: \(registrationAccessToken == nil ? "none" : "<redacted>"), \(expiry))"
+    }
+
+    /// What `dump` shows: the ``description``.
+    public var customMirror: Mirror { Mirror(self, children: ["registration": description], displayStyle: .struct) }
+}
