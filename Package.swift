@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "YeboIDCompat", dependencies: ["SessionCore", "SessionWebAuthentication"], path: "Compat/YeboIDCompat"),
         .executableTarget(
             name: "SessionDemo",
-            dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionKeyring", "SessionTesting"],
+            dependencies: ["SessionFacade", "SessionCore", "SessionLoopback", "SessionKeyring", "SessionTesting", "SessionMCP"],
             path: "Samples/SessionDemo"
         ),
         .executableTarget(
@@ -195,7 +195,7 @@ let package = Package(
 if Context.environment["SESSION_INTEROP"] == "1" {
     package.targets.append(.testTarget(
         name: "InteropTests",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "SessionWebApp", "LoopbackHTTP", "DemoTestSupport"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionTesting", "SessionWebApp", "SessionMCP", "LoopbackHTTP", "DemoTestSupport"],
         path: "Tests/Interop/InteropTests"
     ))
 }

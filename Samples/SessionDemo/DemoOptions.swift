@@ -25,6 +25,8 @@ struct DemoOptions {
     /// How a confidential client authenticates; the secret or private key comes from a file or the
     /// environment, never from the command line (it would show in the process list).
     var clientAuthentication = ClientAuthentication.none
+    /// An MCP server's URL, or `embedded` (`--resource`): sign in to it from its URL alone.
+    var resource: String?
 
     /// A usage error: printed as one line, exit code 2.
     struct UsageError: Error { let message: String }
@@ -50,6 +52,7 @@ struct DemoOptions {
                 guard let url = URL(string: text), url.scheme != nil, url.host != nil else { throw UsageError(message: "--issuer: not a URL: \(text)") }
                 issuer = url
             case "--client-id": clientID = try value(for: argument)
+            case "--resource": resource = try value(for: argument)
             case "--redirect-uri":
                 let text = try value(for: argument)
                 guard let url = URL(string: text) else { throw UsageError(message: "--redirect-uri: not a URL: \(text)") }
@@ -67,11 +70,14 @@ struct DemoOptions {
             default: throw UsageError(message: "unknown argument \(argument) (see --help)")
             }
         }
+        if resource != nil, issuer != nil || mode == .interactive || device {
+            throw UsageError(message: "--resource finds its authorization server itself: it takes no --issuer, --interactive or --device")
+        }
         if issuer != nil, clientID == nil { throw UsageError(message: "--issuer needs --client-id") }
         if discardsSession, storePath == nil { throw UsageError(message: "--discard-session needs --store") }
         clientAuthentication = try Self.clientAuthentication(method, secretFile: secretFile, keyFile: keyFile, keyID: keyID)
         if clientAuthentication != .none, issuer == nil { throw UsageError(message: "--client-auth needs --issuer") }
-        if issuer == nil, clientID != nil { throw UsageError(message: "--client-id needs --issuer") }
+        if issuer == nil, resource == nil, clientID != nil { throw UsageError(message: "--client-id needs --issuer or --resource") }
     }
 
     /// The environment variable that may hold the client secret instead of a file.
@@ -141,6 +147,10 @@ struct DemoOptions {
                        [--client-auth private-key-jwt --client-key-file FILE [--client-key-id KID]]
                                                         the same against a real OpenID provider,
                                                         signing in through your browser
+          session-demo --resource URL|embedded [--client-id ID] [--redirect-uri URI] [--store PATH]
+                                                        sign in to an MCP server from its URL alone
+                                                        (RFC 9728, 8707, registration, step-up);
+                                                        embedded: LocalProvider's /api/mcp
 
         OPTIONS
           --store PATH     keep the session in PATH; a second run restores it (the walk then keeps

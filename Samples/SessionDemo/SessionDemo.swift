@@ -19,6 +19,7 @@ enum SessionDemo {
             console.line(DemoOptions.help)
             exit(0)
         }
+        if options.resource != nil { exit(await ResourceWalk(options: options, console: console).run()) }
         let environment: DemoEnvironment
         do {
             environment = try await DemoEnvironment.make(options, console: console)

@@ -6,7 +6,9 @@
 #   (one for the device grant) and a confidential one, RP-initiated logout;
 # - idpyoidc's server library with its DPoP and pushed-authorization add-ons, behind the small
 #   HTTP wrapper Tests/Interop/idpyoidc/provider.py, two confidential clients: a native one and a
-#   web application registered for back-channel logout, which the tests serve on a port chosen here.
+#   web application registered for back-channel logout, which the tests serve on a port chosen here;
+# - PyPI's MCP SDK (mcp): an authorization server and a protected MCP server in one process
+#   (Tests/Interop/mcp/server.py), with dynamic registration and resource-bound tokens.
 # Both listen on 127.0.0.1 only; the InteropTests target runs against them (INTEROP_FILTER picks
 # fewer tests), then both are stopped by PID.
 #
@@ -126,6 +128,14 @@ log "starting idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.versi
 PIDS+=("$!")
 wait_for "$INTEROP_IDPY_ISSUER/.well-known/openid-configuration" "$!" "$IDPY_WORK/stdout.log"
 
+# PyPI's MCP SDK: its authorization server and a protected MCP endpoint at /mcp.
+MCP_PORT="$(free_port)"
+export INTEROP_MCP_URL="http://127.0.0.1:$MCP_PORT/mcp"
+log "starting mcp $("$PY" -c 'import importlib.metadata as m; print(m.version("mcp"))') on 127.0.0.1:$MCP_PORT"
+"$PY" "$HERE/mcp/server.py" "$MCP_PORT" > "$RUN/mcp.log" 2>&1 &
+PIDS+=("$!")
+wait_for "http://127.0.0.1:$MCP_PORT/.well-known/oauth-authorization-server" "$!" "$RUN/mcp.log"
+
 export INTEROP_ISSUER="$ISSUER"
 export INTEROP_CLIENT_ID="interop-app"
 export INTEROP_DEMO_CLIENT_ID="interop-demo"
@@ -136,4 +146,4 @@ cd "$ROOT"
 # shellcheck disable=SC2086 # SWIFT_BUILD_FLAGS is a list of flags
 swift build --build-tests ${SWIFT_BUILD_FLAGS:-}
 swift test --skip-build --filter "${INTEROP_FILTER:-InteropTests}"
-log "interop tests passed against django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)') and idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))')"
+log "interop tests passed against django-oauth-toolkit $("$PY" -c 'import oauth2_provider; print(oauth2_provider.__version__)'), idpyoidc $("$PY" -c 'import importlib.metadata as m; print(m.version("idpyoidc"))') and mcp $("$PY" -c 'import importlib.metadata as m; print(m.version("mcp"))')"

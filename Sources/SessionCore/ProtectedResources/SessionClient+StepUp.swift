@@ -15,18 +15,20 @@ extension SessionClient {
     /// - Parameters:
     ///   - maximumSignIns: how many sign-ins one call may make (default 2); a resource that still
     ///     refuses after them ends the call with its reason's error.
+    ///   - scopesWhenUnnamed: the scopes a refusal that names none is taken to ask for (the
+    ///     resource's `scopes_supported`, say); default none.
     /// - Throws: `insufficientScope` or `insufficientUserAuthentication` (with the resource's
     ///   status and error) when the resource still asks for more after `maximumSignIns` sign-ins;
     ///   the sign-in's errors (`cancelled` when the user gives up, `idTokenSubjectMismatch` when
     ///   another user signed in: the session then stays the first user's); the errors of
     ///   ``sendAuthorized(_:process:purpose:credential:)``.
     public func sendAuthorized(_ request: HTTPRequest, process: SessionError.Process, purpose: String,
-                               signingInAgainWith agent: AuthorizationAgent, maximumSignIns: Int = 2)
+                               signingInAgainWith agent: AuthorizationAgent, maximumSignIns: Int = 2, scopesWhenUnnamed: [String] = [])
         async throws -> (response: HTTPResponse, tokens: SessionTokens) {
         var signIns = 0
         while true {
             let (response, tokens) = try await sendAuthorized(request, process: process, purpose: purpose)
-            guard let stepUp = StepUp.demanded(by: response, of: tokens) else { return (response, tokens) }
+            guard let stepUp = StepUp.demanded(by: response, of: tokens, unnamed: scopesWhenUnnamed) else { return (response, tokens) }
             guard signIns < maximumSignIns else {
                 throw SessionError(stepUp.code, process: process,
                                    message: "\(purpose): the resource still refuses (\(stepUp.reason.rawValue)) after \(signIns) sign-in(s)",

@@ -25,14 +25,16 @@ public struct StepUp: Sendable, Equatable {
 
     /// The step-up `response` asks of a session holding `tokens`; nil for any other answer, for a
     /// challenge that cannot be read, and for an `insufficient_scope` that names no scope the
-    /// session lacks (signing in again for the same scopes cannot help).
-    static func demanded(by response: HTTPResponse, of tokens: SessionTokens) -> StepUp? {
+    /// session lacks (signing in again for the same scopes cannot help). A challenge without
+    /// `scope` is taken to ask for `unnamed` (a resource's `scopes_supported`, as MCP's scope
+    /// selection falls back to).
+    static func demanded(by response: HTTPResponse, of tokens: SessionTokens, unnamed: [String] = []) -> StepUp? {
         guard response.status == 401 || response.status == 403,
               let challenges = try? ResourceChallenge.challenges(in: response) else { return nil }
         for challenge in challenges {
             guard let error = challenge.error, let reason = Reason(rawValue: error),
                   reason == .insufficientScope ? response.status == 403 : response.status == 401 else { continue }
-            let asked = challenge.scope ?? []
+            let asked = challenge.scope ?? unnamed
             let missing = asked.filter { !Exact.contains(tokens.scopes, $0) }
             if reason == .insufficientScope, missing.isEmpty { return nil }
             return StepUp(reason: reason, scopes: tokens.scopes + missing, acrValues: challenge.acrValues, maxAge: challenge.maxAge)

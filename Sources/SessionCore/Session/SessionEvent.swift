@@ -12,7 +12,7 @@ public enum SessionEvent: Sendable {
     case sessionLost(SessionError)
     /// A protected resource refused a request for want of more than the session's token carries
     /// (``StepUp``), and the client is signing in again through the app's agent to ask for it
-    /// (``SessionClient/sendAuthorized(_:process:purpose:signingInAgainWith:maximumSignIns:)``).
+    /// (``SessionClient/sendAuthorized(_:process:purpose:signingInAgainWith:maximumSignIns:scopesWhenUnnamed:)``).
     case stepUpRequired(StepUp)
 }
 
