@@ -102,6 +102,19 @@ final class MCPServerAuthorizationTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    func testEachWayToAuthenticateARegisteredClientIsTheOneRegistered() async throws {
+        for method in ["none", "client_secret_basic", "client_secret_post"] {
+            let (provider, clock) = try makeProvider()
+            let metadata = ClientMetadata(redirectURIs: [redirectURI], tokenEndpointAuthMethod: method)
+            let server = try await authorization(provider, clock: clock, [.dynamic(metadata, store: InMemoryClientRegistrationStore())])
+                .connect(agent: HeadlessUserAgent())
+            let exchange = try XCTUnwrap(provider.requests(to: .token).last)
+            XCTAssertEqual(exchange.parameters["client_secret"] != nil, method == "client_secret_post", method)
+            XCTAssertEqual(exchange.authorization?.hasPrefix("Basic ") ?? false, method == "client_secret_basic", method)
+            _ = try await server.client.refresh()
+        }
+    }
+
     func testARegistrationFileKeepsItsSecretsFromOthers() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registrations-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

@@ -62,7 +62,8 @@ public struct DynamicClientRegistration: Sendable {
         let registered = RegisteredClient(
             issuer: server.issuer, clientID: clientID, clientSecret: try fields.string("client_secret"), expiresAt: expiresAt,
             registrationAccessToken: try fields.string("registration_access_token"),
-            registrationClientURI: try fields.url("registration_client_uri"), redirectURIs: metadata.redirectURIs)
+            registrationClientURI: try fields.url("registration_client_uri"), redirectURIs: metadata.redirectURIs,
+            tokenEndpointAuthMethod: try fields.string("token_endpoint_auth_method") ?? metadata.tokenEndpointAuthMethod)
         exchange.log(.info, "client registered at \(server.issuer): \(registered)")
         return registered
     }

@@ -20,10 +20,14 @@ public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConver
     public let registrationClientURI: URL?
     /// The redirect URIs registered.
     public let redirectURIs: [URL]
+    /// `token_endpoint_auth_method` as registered (`none`, `client_secret_basic`,
+    /// `client_secret_post`); nil when the server did not say.
+    public let tokenEndpointAuthMethod: String?
 
     /// Creates a registration.
     public init(issuer: String, clientID: String, clientSecret: String? = nil, expiresAt: Date? = nil,
-                registrationAccessToken: String? = nil, registrationClientURI: URL? = nil, redirectURIs: [URL]) {
+                registrationAccessToken: String? = nil, registrationClientURI: URL? = nil, redirectURIs: [URL],
+                tokenEndpointAuthMethod: String? = nil) {
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -31,6 +35,7 @@ public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConver
         self.registrationAccessToken = registrationAccessToken
         self.registrationClientURI = registrationClientURI
         self.redirectURIs = redirectURIs
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
     }
 
     /// True when the registration no longer works at `now` (within a minute of its expiry): a
@@ -39,10 +44,12 @@ public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConver
         expiresAt.map { $0.timeIntervalSince(now) <= 60 } ?? false
     }
 
-    /// How the client authenticates at the token endpoint: with its secret when it has one
-    /// (`client_secret_basic`), else as a public client.
+    /// How the client authenticates at the token endpoint: with its secret the way it was
+    /// registered (`client_secret_post`, else `client_secret_basic`, RFC 7591's default), or as a
+    /// public client without one.
     public var clientAuthentication: ClientAuthentication {
-        clientSecret.map { .clientSecretBasic($0) } ?? .none
+        guard let clientSecret else { return .none }
+        return Exact.equal(tokenEndpointAuthMethod, "client_secret_post") ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret)
     }
 
     /// The issuer, the client ID and the expiry; never a secret.

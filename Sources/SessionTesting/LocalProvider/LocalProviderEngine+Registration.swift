@@ -37,14 +37,15 @@ extension LocalProviderEngine {
         switch method {
         case "none":
             client = LocalProvider.Client(id: id, redirectURIs: redirectURIs)
-        case "client_secret_basic":
+        case "client_secret_basic", "client_secret_post":
             let secret = Self.randomValue("secret")
-            client = LocalProvider.Client(id: id, redirectURIs: redirectURIs, authentication: .clientSecretBasic(secret))
+            client = LocalProvider.Client(id: id, redirectURIs: redirectURIs,
+                                          authentication: method == "client_secret_post" ? .clientSecretPost(secret) : .clientSecretBasic(secret))
             expiresAt = options.registrationLifetime.map { now.addingTimeInterval($0) }
             answer["client_secret"] = secret
             answer["client_secret_expires_at"] = expiresAt.map { Int($0.timeIntervalSince1970) } ?? 0
         default:
-            return refuse("invalid_client_metadata", "token_endpoint_auth_method must be none or client_secret_basic")
+            return refuse("invalid_client_metadata", "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post")
         }
         registeredClients.withLock { $0[id] = (client, expiresAt) }
         return Self.json(answer, status: 201)
