@@ -30,6 +30,12 @@ public struct MCPServerAuthorization: Sendable {
 
     /// A sign-in to the MCP server at `serverURL`.
     /// - Parameters:
+    ///   - serverURL: the MCP server's URL, as the app was given it (https, http only on loopback).
+    ///   - redirectURI: where the authorization server sends the browser back.
+    ///   - registrations: the ways to get a `client_id` the app offers.
+    ///   - transport: how requests are sent (default: the platform's).
+    ///   - clock: the time source for expiry and registrations.
+    ///   - logger: receives redacted log lines.
     ///   - store: where the session of a configuration is kept (default: in memory); called once
     ///     the `client_id` and resource are known, so a file store is named after them.
     public init(serverURL: URL, redirectURI: URL, registrations: [MCPClientRegistration],
@@ -46,8 +52,10 @@ public struct MCPServerAuthorization: Sendable {
     }
 
     /// The server's session: the one its store kept, else a new sign-in through `agent`.
-    /// - Parameter challenge: the server's challenge, when the app already met one (its
-    ///   `resource_metadata` and `scope` are used); otherwise the server is asked once without a token.
+    /// - Parameters:
+    ///   - agent: shows the authorization server's page to the user.
+    ///   - challenge: the server's challenge, when the app already met one (its
+    ///     `resource_metadata` and `scope` are used); otherwise the server is asked once without a token.
     /// - Throws: `invalidDiscoveryDocument` for a server without metadata or whose metadata names
     ///   no authorization server or another resource; discovery errors of the authorization
     ///   server (`unsupportedProviderFeature` without S256); `unsupportedProviderFeature` when no

@@ -41,6 +41,7 @@ for flavour in iOS macOS; do
     check SessionPostgres Sources/SessionPostgres
     check LegacySessionReaders Sources/LegacySessionReaders
     check SessionWebApp Sources/SessionWebApp
+    check SessionMCP Sources/SessionMCP
     check SessionFacade Sources/SessionFacade
     check NetIdCompat Compat/NetIdCompat
     check GrabIdCompat Compat/GrabIdCompat
@@ -62,5 +63,5 @@ for flavour in iOS macOS; do
             Samples/YeboIDSample/main.swift
         samples=" and the four samples"
     fi
-    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionKeyring (empty), SessionPostgres (empty), LegacySessionReaders, SessionWebApp, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat (and its README's code), SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
+    echo "apple-typecheck: $flavour: SessionCore, SessionWebAuthentication, SessionLoopback, SessionPermissions, SessionKeyring (empty), SessionPostgres (empty), LegacySessionReaders, SessionWebApp, SessionMCP, SessionFacade, NetIdCompat, GrabIdCompat, GoogleSignInCompat, YeboIDCompat (and its README's code), SessionTesting, session-demo$samples type-check ($apple_only files with Apple-only code)"
 done

@@ -13,6 +13,10 @@ extension SessionClient {
     /// Each step-up is told first as ``SessionEvent/stepUpRequired(_:)``. Any other answer is
     /// returned as ``sendAuthorized(_:process:purpose:credential:)`` returns it.
     /// - Parameters:
+    ///   - request: the request; an `Authorization` header in it (any spelling) is replaced.
+    ///   - process: the process every error is attributed to.
+    ///   - purpose: what the request is for, as log lines name it (never a secret).
+    ///   - agent: shows the authorization server's page for a step-up sign-in.
     ///   - maximumSignIns: how many sign-ins one call may make (default 2); a resource that still
     ///     refuses after them ends the call with its reason's error.
     ///   - scopesWhenUnnamed: the scopes a refusal that names none is taken to ask for (the
