@@ -190,6 +190,25 @@ final class ResourceIndicatorTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    func testAFileStoreKeepsTheResourcesAndTheirTokens() async throws {
+        let setup = try makeSetup(resources: [])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resources-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let files = try FileTokenStore(configuration: setup.client.configuration, directory: directory)
+        let client = SessionClient(configuration: setup.client.configuration, store: files, transport: CurlTransport(timeout: 5), clock: setup.clock)
+        _ = try await client.signIn(agent: HeadlessUserAgent())
+        let mail = try await client.tokens(forResource: setup.mail)
+        let held = await client.tokens
+
+        let later = SessionClient(configuration: setup.client.configuration, store: try FileTokenStore(configuration: setup.client.configuration,
+                                                                                                       directory: directory),
+                                  transport: CurlTransport(timeout: 5), clock: setup.clock)
+        let restored = try await later.loadStoredSession()
+        XCTAssertEqual(restored, held, "read back from the file as it was")
+        XCTAssertEqual(restored?.resourceTokens[setup.mail.absoluteString], mail)
+        XCTAssertFalse(String(describing: restored).contains(mail.accessToken), "the description shows no token")
+    }
+
     func testASessionWithoutResourcesSendsItsOwnTokenWhereNoResourceTokenCovers() async throws {
         let setup = try makeSetup(resources: [])
         let tokens = try await setup.client.signIn(agent: HeadlessUserAgent())
