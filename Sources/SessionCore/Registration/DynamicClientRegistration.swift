@@ -48,22 +48,7 @@ public struct DynamicClientRegistration: Sendable {
         guard response.status == 201 || response.status == 200 else {
             throw ProviderExchange.statusError(response, process: .configuration, purpose: "client registration")
         }
-        let fields = try JSONFields(data: response.body) { why in
-            SessionError(.invalidResponse, process: .configuration, message: "client registration: \(why)")
-        }
-        let clientID = try fields.requiredString("client_id")
-        guard !clientID.isEmpty else { throw fields.fail("'client_id' is empty") }
-        let registeredURIs = try (fields.strings("redirect_uris") ?? metadata.redirectURIs.map(\.absoluteString))
-        guard Set(registeredURIs) == Set(metadata.redirectURIs.map(\.absoluteString)) else {
-            throw fields.fail("the server registered other redirect URIs than were asked for")
-        }
-        // RFC 7591 §3.2.1: 0 means the secret does not expire.
-        let expiresAt = try fields.number("client_secret_expires_at").flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil }
-        let registered = RegisteredClient(
-            issuer: server.issuer, clientID: clientID, clientSecret: try fields.string("client_secret"), expiresAt: expiresAt,
-            registrationAccessToken: try fields.string("registration_access_token"),
-            registrationClientURI: try fields.url("registration_client_uri"), redirectURIs: metadata.redirectURIs,
-            tokenEndpointAuthMethod: try fields.string("token_endpoint_auth_method") ?? metadata.tokenEndpointAuthMethod)
+        let registered = try RegisteredClient(registrationResponse: response.body, issuer: server.issuer, metadata: metadata)
         exchange.log(.info, "client registered at \(server.issuer): \(registered)")
         return registered
     }

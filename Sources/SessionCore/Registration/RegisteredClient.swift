@@ -38,6 +38,27 @@ public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConver
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
     }
 
+    /// The client an RFC 7591 §3.2.1 response `body` registered at `issuer` for `metadata`.
+    /// - Throws: `invalidResponse` (process `configuration`) for a body that is not a JSON object
+    ///   of the RFC's members, has no `client_id`, or registered other redirect URIs than asked.
+    init(registrationResponse body: Data, issuer: String, metadata: ClientMetadata) throws {
+        let fields = try JSONFields(data: body) { why in
+            SessionError(.invalidResponse, process: .configuration, message: "client registration: \(why)")
+        }
+        let clientID = try fields.requiredString("client_id")
+        guard !clientID.isEmpty else { throw fields.fail("'client_id' is empty") }
+        let asked = metadata.redirectURIs.map(\.absoluteString)
+        guard Set(try fields.strings("redirect_uris") ?? asked) == Set(asked) else {
+            throw fields.fail("the server registered other redirect URIs than were asked for")
+        }
+        // RFC 7591 §3.2.1: 0 means the secret does not expire.
+        let expiresAt = try fields.number("client_secret_expires_at").flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil }
+        self.init(issuer: issuer, clientID: clientID, clientSecret: try fields.string("client_secret"), expiresAt: expiresAt,
+                  registrationAccessToken: try fields.string("registration_access_token"),
+                  registrationClientURI: try fields.url("registration_client_uri"), redirectURIs: metadata.redirectURIs,
+                  tokenEndpointAuthMethod: try fields.string("token_endpoint_auth_method") ?? metadata.tokenEndpointAuthMethod)
+    }
+
     /// True when the registration no longer works at `now` (within a minute of its expiry): a
     /// client then registers again.
     public func isExpired(at now: Date) -> Bool {

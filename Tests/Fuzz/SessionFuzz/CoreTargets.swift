@@ -96,6 +96,14 @@ enum CoreTargets {
         expectOnly(SessionError.self) { _ = try ProtectedResourceMetadata(data: data, requested: requested) }
     }
 
+    /// An RFC 7591 registration response, for a client that asked for one loopback redirect URI.
+    static func clientRegistration(_ data: Data) {
+        guard let redirect = URL(string: "http://127.0.0.1/callback") else { return }
+        expectOnly(SessionError.self) {
+            _ = try RegisteredClient(registrationResponse: data, issuer: issuer, metadata: ClientMetadata(redirectURIs: [redirect]))
+        }
+    }
+
     /// A token endpoint's answer: a success body (first byte even) or an error, with the body
     /// as the OAuth error and the rest as a `WWW-Authenticate` challenge.
     static func tokenResponse(_ data: Data) {

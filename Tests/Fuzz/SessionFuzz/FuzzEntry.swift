@@ -38,7 +38,7 @@ enum FuzzTarget: String, CaseIterable {
     case permissions, sessionFile = "session-file", httpRequest = "http-request", privateKey = "private-key"
     case appAuthArchive = "appauth-archive", responseHeaders = "response-headers", sealedAuthorization = "sealed-authorization"
     case pushedAuthorization = "pushed-authorization", dpopNonce = "dpop-nonce"
-    case resourceChallenge = "resource-challenge", resourceMetadata = "resource-metadata"
+    case resourceChallenge = "resource-challenge", resourceMetadata = "resource-metadata", clientRegistration = "client-registration"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -65,6 +65,7 @@ enum FuzzTarget: String, CaseIterable {
         case .dpopNonce: CoreTargets.dpopNonce(data)
         case .resourceChallenge: CoreTargets.resourceChallenge(data)
         case .resourceMetadata: CoreTargets.resourceMetadata(data)
+        case .clientRegistration: CoreTargets.clientRegistration(data)
         }
     }
 }
