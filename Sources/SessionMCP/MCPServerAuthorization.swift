@@ -61,8 +61,9 @@ public struct MCPServerAuthorization: Sendable {
     ///   server (`unsupportedProviderFeature` without S256); `unsupportedProviderFeature` when no
     ///   registration in `registrations` is one the server takes; registration and sign-in errors.
     public func connect(agent: AuthorizationAgent, challenge: ResourceChallenge? = nil) async throws -> MCPServerSession {
-        let challenge = if let challenge { challenge } else { try await firstChallenge() }
-        let resource = try await ProtectedResourceDiscovery(transport: transport, logger: logger).metadata(for: serverURL, challenge: challenge)
+        let discovery = ProtectedResourceDiscovery(transport: transport, logger: logger)
+        let challenge = if let challenge { challenge } else { try await discovery.challenge(at: serverURL) }
+        let resource = try await discovery.metadata(for: serverURL, challenge: challenge)
         guard let issuer = resource.authorizationServers.first else {
             throw SessionError(.invalidDiscoveryDocument, process: .configuration,
                                message: "protected resource metadata: the server names no authorization server")
@@ -76,18 +77,6 @@ public struct MCPServerAuthorization: Sendable {
                                    logger: logger)
         if try await client.loadStoredSession() == nil { _ = try await client.signIn(agent: agent) }
         return MCPServerSession(client: client, resource: resource)
-    }
-
-    /// The challenge the server answers a request without a token with; nil when it answers
-    /// otherwise (its metadata is then looked for at the well-known places).
-    private func firstChallenge() async throws -> ResourceChallenge? {
-        guard URLRules.isSecureEndpoint(serverURL) else {
-            throw SessionError(.invalidConfiguration, process: .configuration, message: "the MCP server's URL must be https (http only on loopback)")
-        }
-        let response = try await transport.send(HTTPRequest(method: "GET", url: serverURL, headers: ["Accept": "application/json, text/event-stream"],
-                                                            followsRedirects: false))
-        guard response.status == 401 else { return nil }
-        return try ResourceChallenge.challenges(in: response).first
     }
 
     /// The `client_id` to use at `server`, by the first registration in MCP's order that it takes.

@@ -72,7 +72,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
         if let maxAge = stepUp?.maxAge { stepUpParameters.append(("max_age", String(maxAge))) }
         // What the resource asked for wins over the configuration's own value of the same parameter.
         parameters += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            .filter { parameter in !stepUpParameters.contains { $0.0 == parameter.0 } } + stepUpParameters
+            .filter { parameter in !stepUpParameters.contains { Exact.equal($0.0, parameter.0) } } + stepUpParameters
 
         // Any query the endpoint already has stays (OIDC Core §3.1.2.1 allows it).
         guard let url = FormEncoding.url(metadata.authorizationEndpoint, appending: parameters) else {

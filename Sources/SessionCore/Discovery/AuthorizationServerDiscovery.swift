@@ -33,9 +33,7 @@ public struct AuthorizationServerDiscovery: Sendable {
     /// The metadata and the answer that carried it.
     func fetch(_ issuer: URL) async throws -> (metadata: ProviderMetadata, response: HTTPResponse) {
         for url in ProviderMetadata.metadataURLs(forAuthorizationServer: issuer) {
-            var request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
-            request.redirects = .withinOrigin
-            let response = try await exchange.send(request, process: .configuration, purpose: "discovery")
+            let response = try await exchange.fetchDocument(url, process: .configuration, purpose: "discovery")
             // A server without a document at this place answers 4xx: the next place is asked.
             if (400..<500).contains(response.status) { continue }
             guard response.status == 200 else {

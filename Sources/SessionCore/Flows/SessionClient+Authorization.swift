@@ -16,17 +16,18 @@ extension SessionClient {
     /// - Throws: `invalidConfiguration` unless `redirectURI` is the configured one or, when that
     ///   is an http loopback URI without a port, the same URI with a port (RFC 8252 §7.3).
     func beginAuthorization(scopes: [String]?, redirectURI: URL, stepUp: StepUp? = nil, subject: String? = nil) async throws -> AuthorizationRequest {
-        let request = try await AuthorizationCodeFlow(provider: provider).makeRequest(scopes: scopes, redirectURI: redirectURI, bindingCode: true,
-                                                                                     stepUp: stepUp, subject: subject)
+        let request = try await makeAuthorizationRequest(scopes: scopes, redirectURI: redirectURI, stepUp: stepUp, subject: subject)
         pending = request
         log(.info, "authorization started: \(request)")
         return request
     }
 
     /// A fresh request for `scopes` sent with `redirectURI`, not yet pending anywhere
-    /// (``AuthorizationCodeFlow/makeRequest(scopes:redirectURI:bindingCode:)``).
-    func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool = true) async throws -> AuthorizationRequest {
-        try await AuthorizationCodeFlow(provider: provider).makeRequest(scopes: scopes, redirectURI: redirectURI, bindingCode: bindingCode)
+    /// (``AuthorizationCodeFlow/makeRequest(scopes:redirectURI:bindingCode:stepUp:subject:)``).
+    func makeAuthorizationRequest(scopes: [String]?, redirectURI: URL, bindingCode: Bool = true, stepUp: StepUp? = nil,
+                                  subject: String? = nil) async throws -> AuthorizationRequest {
+        try await AuthorizationCodeFlow(provider: provider).makeRequest(scopes: scopes, redirectURI: redirectURI, bindingCode: bindingCode,
+                                                                        stepUp: stepUp, subject: subject)
     }
 
     /// True when an authorization is pending and `url` addresses its redirect URI. Does not

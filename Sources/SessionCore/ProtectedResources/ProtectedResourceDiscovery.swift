@@ -44,12 +44,27 @@ public struct ProtectedResourceDiscovery: Sendable {
                            message: "protected resource metadata: none at the well-known places of '\(Redaction.url(url))'")
     }
 
+    /// The challenge the resource at `url` answers a request without a token with: the first
+    /// Bearer or DPoP challenge of a `401`; nil for any other answer (its metadata is then looked
+    /// for at the well-known places). Redirects are not followed.
+    /// - Throws: `invalidConfiguration` for a `url` that is not https (http only on loopback);
+    ///   `invalidResponse` for a challenge that cannot be read; transport errors; all with
+    ///   process `configuration`.
+    public func challenge(at url: URL) async throws -> ResourceChallenge? {
+        guard URLRules.isSecureEndpoint(url) else {
+            throw SessionError(.invalidConfiguration, process: .configuration,
+                               message: "protected resource: '\(Redaction.url(url))' must be https (http only on loopback)")
+        }
+        let probe = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json, text/event-stream"], followsRedirects: false)
+        let response = try await exchange.send(probe, process: .configuration, purpose: "protected resource")
+        guard response.status == 401 else { return nil }
+        return try ResourceChallenge.challenges(in: response).first
+    }
+
     /// The document at `place`, or nil when there is none (a 404 or 410, as a server without one
     /// at this place answers).
     private func fetch(_ place: URL, for url: URL) async throws -> ProtectedResourceMetadata? {
-        var request = HTTPRequest(method: "GET", url: place, headers: ["Accept": "application/json"])
-        request.redirects = .withinOrigin
-        let response = try await exchange.send(request, process: .configuration, purpose: "protected resource metadata")
+        let response = try await exchange.fetchDocument(place, process: .configuration, purpose: "protected resource metadata")
         switch response.status {
         case 200: return try ProtectedResourceMetadata(data: response.body, requested: url)
         case 404, 410: return nil

@@ -6,7 +6,7 @@ import Foundation
 /// `insufficient_user_authentication`, `401`, with `acr_values` and `max_age`).
 public struct StepUp: Sendable, Equatable {
     /// Why the resource refused the token.
-    public enum Reason: String, Sendable, Equatable {
+    public enum Reason: String, Sendable, Equatable, CaseIterable {
         /// `insufficient_scope`: the token lacks a scope the request needs.
         case insufficientScope = "insufficient_scope"
         /// `insufficient_user_authentication`: the user's authentication is too old or too weak.
@@ -32,7 +32,8 @@ public struct StepUp: Sendable, Equatable {
         guard response.status == 401 || response.status == 403,
               let challenges = try? ResourceChallenge.challenges(in: response) else { return nil }
         for challenge in challenges {
-            guard let error = challenge.error, let reason = Reason(rawValue: error),
+            // Compared byte for byte, as every protocol string (an enum's init(rawValue:) would not).
+            guard let error = challenge.error, let reason = Reason.allCases.first(where: { Exact.equal($0.rawValue, error) }),
                   reason == .insufficientScope ? response.status == 403 : response.status == 401 else { continue }
             let asked = challenge.scope ?? unnamed
             let missing = asked.filter { !Exact.contains(tokens.scopes, $0) }

@@ -43,7 +43,7 @@ extension OpenIDProvider {
         switch configuration.metadataDiscovery {
         case .openIDConnect:
             // OpenID Connect Discovery §4: the document is at the issuer's own URL, never elsewhere.
-            let response = try await fetchDocument(ProviderMetadata.discoveryURL(issuer: issuer))
+            let response = try await exchange.fetchDocument(ProviderMetadata.discoveryURL(issuer: issuer), process: .configuration, purpose: "discovery")
             guard response.status == 200 else {
                 throw SessionError(.invalidDiscoveryDocument, process: .configuration,
                                    message: "discovery: the provider answered with an error status", httpStatus: response.status)
@@ -52,13 +52,6 @@ extension OpenIDProvider {
         case .authorizationServer:
             return try await AuthorizationServerDiscovery(exchange: exchange).fetch(issuer)
         }
-    }
-
-    /// A metadata document's answer; redirects are followed within its origin only.
-    private func fetchDocument(_ url: URL) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
-        request.redirects = .withinOrigin
-        return try await exchange.send(request, process: .configuration, purpose: "discovery")
     }
 
     /// Reads a stored metadata document by the rules it was received under (an OAuth 2.0

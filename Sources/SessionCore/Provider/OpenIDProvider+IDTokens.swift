@@ -61,9 +61,7 @@ extension OpenIDProvider {
                                message: "the authorization server publishes no signing keys (no 'jwks_uri'), so its signed tokens cannot be checked")
         }
         let now = clock.now()
-        var request = HTTPRequest(method: "GET", url: jwksURI, headers: ["Accept": "application/json"])
-        request.redirects = .withinOrigin
-        let response = try await exchange.send(request, process: .authentication, purpose: "JWKS")
+        let response = try await exchange.fetchDocument(jwksURI, process: .authentication, purpose: "JWKS")
         guard response.status == 200 else { throw ProviderExchange.statusError(response, process: .authentication, purpose: "JWKS") }
         let cache = KeySetCache(keys: try JSONWebKeySet(data: response.body), fetchedAt: now, cacheControl: response.header("Cache-Control"))
         documents.withLock { documents in

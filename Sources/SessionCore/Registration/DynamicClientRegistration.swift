@@ -23,7 +23,7 @@ public struct DynamicClientRegistration: Sendable {
     public func registeredClient(at server: ProviderMetadata, metadata: ClientMetadata, store: any ClientRegistrationStore,
                                  initialAccessToken: String? = nil) async throws -> RegisteredClient {
         if let kept = try await store.loadRegistration(issuer: server.issuer), !kept.isExpired(at: clock.now()),
-           Set(metadata.redirectURIs.map(\.absoluteString)).isSubset(of: kept.redirectURIs.map(\.absoluteString)) {
+           metadata.redirectURIs.allSatisfy({ uri in Exact.contains(kept.redirectURIs.map(\.absoluteString), uri.absoluteString) }) {
             return kept
         }
         let registered = try await register(at: server, metadata: metadata, initialAccessToken: initialAccessToken)

@@ -48,7 +48,8 @@ public struct RegisteredClient: Sendable, Equatable, Codable, CustomStringConver
         let clientID = try fields.requiredString("client_id")
         guard !clientID.isEmpty else { throw fields.fail("'client_id' is empty") }
         let asked = metadata.redirectURIs.map(\.absoluteString)
-        guard Set(try fields.strings("redirect_uris") ?? asked) == Set(asked) else {
+        let registered = try fields.strings("redirect_uris") ?? asked
+        guard registered.allSatisfy({ Exact.contains(asked, $0) }), asked.allSatisfy({ Exact.contains(registered, $0) }) else {
             throw fields.fail("the server registered other redirect URIs than were asked for")
         }
         // RFC 7591 §3.2.1: 0 means the secret does not expire.

@@ -37,9 +37,7 @@ public struct ResourceAccessToken: Sendable, Equatable, Codable, CustomStringCon
     /// True when the token has expired or expires within `leeway` seconds of `now` (at most half
     /// its lifetime), the rule of ``SessionTokens/expires(within:of:)``.
     public func expires(within leeway: TimeInterval, of now: Date) -> Bool {
-        guard let expiresAt else { return false }
-        let leeway = lifetime.map { $0 > 0 ? min(leeway, $0 / 2) : leeway } ?? leeway
-        return SessionTokens.expiry(expiresAt, isWithin: leeway, of: now)
+        expiresAt.map { SessionTokens.expiry($0, isWithin: SessionTokens.effectiveLeeway(leeway, lifetime: lifetime), of: now) } ?? false
     }
 
     /// The resource and the expiry; never the token.

@@ -180,6 +180,11 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         additionalParameters = try container.decodeIfPresent([String: String].self, forKey: .additionalParameters) ?? [:]
         resources = try container.decodeIfPresent([String].self, forKey: .resources) ?? []
         resourceTokens = try container.decodeIfPresent([String: ResourceAccessToken].self, forKey: .resourceTokens) ?? [:]
+        // A token kept under another resource's name would be sent to that resource.
+        guard resourceTokens.allSatisfy({ Exact.equal($0.key, $0.value.resource) }) else {
+            throw DecodingError.dataCorruptedError(forKey: .resourceTokens, in: container,
+                                                   debugDescription: "a resource token is kept under another resource's name")
+        }
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         inFlightSince = try container.decodeIfPresent(Date.self, forKey: .inFlightSince)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
@@ -216,6 +221,11 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
 
     /// `leeway`, at most half the token's lifetime when the provider gave one.
     public func effectiveLeeway(_ leeway: TimeInterval) -> TimeInterval {
+        Self.effectiveLeeway(leeway, lifetime: lifetime)
+    }
+
+    /// The one leeway rule: `leeway`, at most half of `lifetime` when there is one.
+    static func effectiveLeeway(_ leeway: TimeInterval, lifetime: TimeInterval?) -> TimeInterval {
         guard let lifetime, lifetime > 0 else { return leeway }
         return min(leeway, lifetime / 2)
     }

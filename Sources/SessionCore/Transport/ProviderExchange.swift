@@ -33,6 +33,14 @@ struct ProviderExchange: Sendable {
         }
     }
 
+    /// GETs the JSON document at `url` — a provider's, a resource's — following redirects within
+    /// its origin only; a transport failure throws the matching ``SessionError``.
+    func fetchDocument(_ url: URL, process: SessionError.Process, purpose: String) async throws -> HTTPResponse {
+        var request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+        request.redirects = .withinOrigin
+        return try await send(request, process: process, purpose: purpose)
+    }
+
     /// Sends `request`; a transport failure throws the matching ``SessionError``.
     func send(_ request: HTTPRequest, process: SessionError.Process, purpose: String) async throws -> HTTPResponse {
         switch await attempt(request, purpose: purpose) {

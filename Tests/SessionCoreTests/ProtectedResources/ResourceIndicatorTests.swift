@@ -221,6 +221,18 @@ final class ResourceIndicatorTests: XCTestCase {
         XCTAssertEqual(again.status, 200)
     }
 
+    func testAStoredResourceTokenUnderAnotherResourcesNameIsRefused() throws {
+        let mail = ResourceAccessToken(resource: "https://mail.example/api", accessToken: "at-mail", expiresAt: nil, scopes: [])
+        let tokens = SessionTokens(accessToken: "at", refreshToken: "rt", idToken: nil, expiresAt: nil, scopes: [], subject: nil,
+                                   resourceTokens: [mail.resource: mail])
+        let stored = String(decoding: try JSONEncoder().encode(tokens), as: UTF8.self)
+        XCTAssertEqual(try JSONDecoder().decode(SessionTokens.self, from: Data(stored.utf8)), tokens)
+        // An edited file files the mail token under the files resource: it would be sent there.
+        let edited = stored.replacingOccurrences(of: #""https:\/\/mail.example\/api":{"#, with: #""https:\/\/files.example\/api":{"#)
+        XCTAssertNotEqual(edited, stored)
+        XCTAssertThrowsError(try JSONDecoder().decode(SessionTokens.self, from: Data(edited.utf8)))
+    }
+
     func testResourcesAreCheckedAsConfigured() throws {
         let issuer = URL(string: "https://as.example")!
         let redirect = URL(string: "com.example.app:/callback")!
