@@ -5,7 +5,8 @@ import SessionTesting
 /// `session-bench --profile-userinfo N [raw|compare]`: N UserInfo calls of the core (or, with `raw`,
 /// of raw libcurl on a kept-alive connection) against LocalProvider, and nothing else, for a
 /// profiler (`perf record -g`) or an instruction count (`valgrind --tool=callgrind`); it prints the
-/// time per call. `compare` runs both in 9 interleaved rounds of N and prints the median ratio.
+/// time per call. `compare` runs both, and raw libcurl sent from a thread of its own (two handoffs), in 9
+/// interleaved rounds of N and prints the medians and ratios.
 enum ProfileLoop {
     static let flag = "--profile-userinfo"
 
@@ -21,11 +22,15 @@ enum ProfileLoop {
             #if canImport(CLibCurl)
             if arguments.dropFirst().first == "compare" {
                 let curl = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
+                let handedOff = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
+                let driver = DispatchQueue(label: "session-bench.raw-libcurl-driver")
                 let sides = [Side(name: "core") { for _ in 0..<$0 { _ = try await client.userInfo() } },
-                             Side(name: "raw") { for _ in 0..<$0 { try curl.send() } }]
+                             Side(name: "raw") { for _ in 0..<$0 { try curl.send() } },
+                             Side(name: "raw+handoffs") { for _ in 0..<$0 { try await handedOff.send(on: driver) } }]
                 let timings = try await measure(rounds: 9, operations: count, sides)
-                NodeProcess.say(String(format: "core %.1f µs, raw libcurl %.1f µs, ratio %.3f", timings.median(0), timings.median(1),
-                                       timings.ratio(0, to: 1)))
+                NodeProcess.say(String(format: "core %.1f µs, raw libcurl %.1f µs, raw libcurl with two handoffs %.1f µs; "
+                                       + "core ÷ raw %.3f, core ÷ raw with handoffs %.3f", timings.median(0), timings.median(1),
+                                       timings.median(2), timings.ratio(0, to: 1), timings.ratio(0, to: 2)))
                 return
             }
             #endif
