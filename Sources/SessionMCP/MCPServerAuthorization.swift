@@ -28,6 +28,10 @@ public struct MCPServerAuthorization: Sendable {
     private let logger: SessionLogger
     private let store: @Sendable (SessionConfiguration) throws -> TokenStore
 
+    /// The `Accept` field of a request to an MCP server: its streamable HTTP transport answers
+    /// JSON or an event stream, and takes requests that accept both.
+    static let streamableHTTPAccept = "application/json, text/event-stream"
+
     /// A sign-in to the MCP server at `serverURL`.
     /// - Parameters:
     ///   - serverURL: the MCP server's URL, as the app was given it (https, http only on loopback).
@@ -62,7 +66,7 @@ public struct MCPServerAuthorization: Sendable {
     ///   registration in `registrations` is one the server takes; registration and sign-in errors.
     public func connect(agent: AuthorizationAgent, challenge: ResourceChallenge? = nil) async throws -> MCPServerSession {
         let discovery = ProtectedResourceDiscovery(transport: transport, logger: logger)
-        let challenge = if let challenge { challenge } else { try await discovery.challenge(at: serverURL) }
+        let challenge = if let challenge { challenge } else { try await discovery.challenge(at: serverURL, accept: Self.streamableHTTPAccept) }
         let resource = try await discovery.metadata(for: serverURL, challenge: challenge)
         guard let issuer = resource.authorizationServers.first else {
             throw SessionError(.invalidDiscoveryDocument, process: .configuration,

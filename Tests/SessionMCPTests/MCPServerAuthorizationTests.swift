@@ -41,6 +41,8 @@ final class MCPServerAuthorizationTests: XCTestCase {
             .connect(agent: HeadlessUserAgent())
         let resource = provider.resourceIdentifier(path: "/api/mcp").absoluteString
         XCTAssertEqual(server.resource.resource.absoluteString, resource)
+        XCTAssertEqual(provider.requests(to: .protectedResource).first?.accept, "application/json, text/event-stream",
+                       "asked as MCP's streamable HTTP asks")
         XCTAssertEqual(provider.requests(to: .resourceMetadata).count, 1, "found from the challenge's resource_metadata")
         XCTAssertEqual(provider.requests(to: .registration).count, 1)
         let authorizationRequest = provider.requests(to: .authorization).last

@@ -47,15 +47,19 @@ public struct ProtectedResourceDiscovery: Sendable {
     /// The challenge the resource at `url` answers a request without a token with: the first
     /// Bearer or DPoP challenge of a `401`; nil for any other answer (its metadata is then looked
     /// for at the well-known places). Redirects are not followed.
+    /// - Parameters:
+    ///   - url: the protected resource.
+    ///   - accept: the request's `Accept` field; a protocol whose resources answer other media
+    ///     types (MCP's streamable HTTP takes `text/event-stream` too) passes its own.
     /// - Throws: `invalidConfiguration` for a `url` that is not https (http only on loopback);
     ///   `invalidResponse` for a challenge that cannot be read; transport errors; all with
     ///   process `configuration`.
-    public func challenge(at url: URL) async throws -> ResourceChallenge? {
+    public func challenge(at url: URL, accept: String = "application/json") async throws -> ResourceChallenge? {
         guard URLRules.isSecureEndpoint(url) else {
             throw SessionError(.invalidConfiguration, process: .configuration,
                                message: "protected resource: '\(Redaction.url(url))' must be https (http only on loopback)")
         }
-        let probe = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json, text/event-stream"], followsRedirects: false)
+        let probe = HTTPRequest(method: "GET", url: url, headers: ["Accept": accept], followsRedirects: false)
         let response = try await exchange.send(probe, process: .configuration, purpose: "protected resource")
         guard response.status == 401 else { return nil }
         return try ResourceChallenge.challenges(in: response).first

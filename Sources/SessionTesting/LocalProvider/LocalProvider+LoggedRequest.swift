@@ -18,6 +18,8 @@ extension LocalProvider {
         public let authorization: String?
         /// The `DPoP` proof header (RFC 9449), if sent.
         public let dpopProof: String?
+        /// The `Accept` header, if sent.
+        public let accept: String?
         /// The fault applied to this request, if any.
         public let fault: Fault?
 

@@ -82,7 +82,8 @@ final class LocalProviderEngine: Sendable {
             state.record(LocalProvider.LoggedRequest(endpoint: endpoint, method: request.method, path: request.path,
                                                      parameters: parameters, resources: items.filter { $0.name == "resource" }.map(\.value),
                                                      authorization: request.header("Authorization"),
-                                                     dpopProof: request.header("DPoP"), fault: fault), limit: options.requestLogLimit)
+                                                     dpopProof: request.header("DPoP"), accept: request.header("Accept"),
+                                                     fault: fault), limit: options.requestLogLimit)
             return (fault, endpoint.flatMap { state.arrivalObservers[$0] })
         }
         arrived?()

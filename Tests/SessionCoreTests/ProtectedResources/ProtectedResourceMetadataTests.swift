@@ -125,6 +125,20 @@ final class ProtectedResourceMetadataTests: XCTestCase {
         XCTAssertEqual(asked.value, ["/meta/mcp"])
     }
 
+    func testTheChallengeProbeAcceptsJSONUnlessTheCallerNamesItsMediaTypes() async throws {
+        let accepted = Locked<[String?]>([])
+        let server = try LoopbackHTTPServer { request in
+            accepted.withLock { $0.append(request.header("Accept")) }
+            return .respond(HTTPServerResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer scope="files:read""#)], body: Data()))
+        }
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("api")
+        let challenge = try await ProtectedResourceDiscovery().challenge(at: url)
+        XCTAssertEqual(challenge?.scope, ["files:read"])
+        _ = try await ProtectedResourceDiscovery().challenge(at: url, accept: "application/json, text/event-stream")
+        XCTAssertEqual(accepted.value, ["application/json", "application/json, text/event-stream"])
+    }
+
     func testADocumentNamingAnotherResourceIsRefusedNotSkipped() async throws {
         let (server, asked) = try resourceServer { _, path in
             path.hasPrefix("/.well-known/") ? Self.json(#"{"resource": "https://evil.example.com/mcp"}"#) : nil
