@@ -11,7 +11,13 @@ package enum ASCII {
     /// `text` with its ASCII letters folded to lowercase, other bytes kept: a key under which
     /// names that ``equalIgnoringCase(_:_:)`` calls equal are one.
     package static func caseFolded(_ text: some StringProtocol) -> String {
-        String(decoding: text.utf8.map(lowercase), as: UTF8.self)
+        // Most protocol names arrive folded already: no byte-by-byte copy for them.
+        guard text.utf8.contains(where: isUppercase) else { return String(text) }
+        let utf8 = text.utf8
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            for (offset, byte) in utf8.enumerated() { buffer[offset] = lowercase(byte) }
+            return utf8.count
+        }
     }
 
     /// `text` without the spaces and horizontal tabs at its ends (HTTP's optional whitespace,

@@ -61,7 +61,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Authorization header (any spelling).
     func authorized(with token: String, scheme: String = "Bearer") -> HTTPRequest {
         var authorized = self
-        authorized.headers = headers.filter { !ASCII.equalIgnoringCase($0.key, "Authorization") }
+        for name in headers.keys where ASCII.equalIgnoringCase(name, "Authorization") {
+            authorized.headers[name] = nil
+        }
         authorized.headers["Authorization"] = "\(scheme) \(token)"
         return authorized
     }

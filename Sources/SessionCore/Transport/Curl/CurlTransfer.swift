@@ -140,24 +140,35 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(_ request: HTTPRequest) throws {
-        var lines = request.headers.map { "\($0.key): \($0.value)" }
-        // A line break in a field would let its value write header fields (or a request) of its own.
-        // (Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".)
-        guard !lines.contains(where: { $0.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 } }) else {
-            throw HTTPTransportError(.cannotConnect, detail: "a header field contains a line break")
-        }
-        let has = { (name: String) in request.headers.keys.contains { ASCII.equalIgnoringCase($0, name) } }
-        // No `Expect: 100-continue` round trip for larger bodies.
-        if !has("Expect") { lines.append("Expect:") }
-        if !has("User-Agent") { lines.append("User-Agent: SessionService") }
-        if request.body != nil, !has("Connection") { lines.append("Connection: close") }
-        for line in lines {
-            guard let extended = curl.curl_slist_append(headerList, line) else {
-                throw HTTPTransportError(.cannotConnect, detail: "libcurl could not take the header fields")
+        var hasExpect = false, hasUserAgent = false, hasConnection = false
+        for (name, value) in request.headers {
+            // A line break in a field would let its value write header fields (or a request) of its own.
+            guard !Self.breaksLine(name), !Self.breaksLine(value) else {
+                throw HTTPTransportError(.cannotConnect, detail: "a header field contains a line break")
             }
-            headerList = extended
+            hasExpect = hasExpect || ASCII.equalIgnoringCase(name, "Expect")
+            hasUserAgent = hasUserAgent || ASCII.equalIgnoringCase(name, "User-Agent")
+            hasConnection = hasConnection || ASCII.equalIgnoringCase(name, "Connection")
+            try appendHeader("\(name): \(value)")
         }
+        // No `Expect: 100-continue` round trip for larger bodies.
+        if !hasExpect { try appendHeader("Expect:") }
+        if !hasUserAgent { try appendHeader("User-Agent: SessionService") }
+        if request.body != nil, !hasConnection { try appendHeader("Connection: close") }
         try check(clibcurl_setopt_headers(easy, headerList))
+    }
+
+    /// True when `text` holds a CR, an LF or a NUL. (Bytes, not Characters: "\r\n" is one
+    /// Character, equal to neither "\r" nor "\n".)
+    private static func breaksLine(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
+    }
+
+    private func appendHeader(_ line: String) throws {
+        guard let extended = curl.curl_slist_append(headerList, line) else {
+            throw HTTPTransportError(.cannotConnect, detail: "libcurl could not take the header fields")
+        }
+        headerList = extended
     }
 
     private func set(_ option: clibcurl_option, _ value: Int) throws {
