@@ -15,10 +15,15 @@ extension LocalProviderEngine {
         // `scope` is optional (RFC 8628 §3.1): without it, the client's default is sign-in only.
         let scopes = form["scope"].map { Set($0.split(separator: " ").map(String.init)) } ?? ["openid"]
         guard isGrantable(scopes) else { return Self.oauthError("invalid_scope", "the scope is empty or unknown") }
+        // RFC 8707 §2: the resources named here bound what the tokens of this sign-in may be for.
+        let resources = Self.resources(request.formItems)
+        guard resources.isSubset(of: knownResources) else {
+            return Self.oauthError("invalid_target", "the resource is not one this server issues tokens for")
+        }
         let now = options.clock.now()
         let deviceCode = Self.randomValue("dc")
         let userCode = Self.userCode()
-        let signIn = DeviceSignIn(clientID: clientID, userCode: userCode, scopes: scopes,
+        let signIn = DeviceSignIn(clientID: clientID, userCode: userCode, scopes: scopes, resources: resources,
                                   expiresAt: now.addingTimeInterval(options.deviceCodeLifetime), interval: options.devicePollingInterval)
         withState { state in
             state.deviceSignIns[deviceCode] = signIn
@@ -32,10 +37,12 @@ extension LocalProviderEngine {
         ])
     }
 
-    /// A token request with a device code (RFC 8628 §3.4–3.5).
-    func pollDeviceSignIn(_ form: [String: String], clientID: String, jkt: String?) -> HTTPServerResponse {
+    /// A token request with a device code (RFC 8628 §3.4–3.5); `resources` are those it names
+    /// (RFC 8707), each among those the device authorization request named, when it named any.
+    func pollDeviceSignIn(_ form: [String: String], clientID: String, jkt: String?, resources: Set<String>) -> HTTPServerResponse {
         guard let deviceCode = form["device_code"] else { return Self.oauthError("invalid_request", "device_code is missing") }
         let now = options.clock.now()
+        let known = knownResources
         let firstUser = options.users.first?.subject
         let outcome = withState { state -> Checked<(Grant, Tokens)> in
             guard var signIn = state.deviceSignIns[deviceCode], Exact.equal(signIn.clientID, clientID), !signIn.used else {
@@ -62,8 +69,12 @@ extension LocalProviderEngine {
                 return .refused(Self.oauthError("access_denied", "the user denied the sign-in"))
             case .approved(let subject):
                 signIn.used = true
-                let grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt, authenticatedAt: signIn.decidedAt ?? now)
-                return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true)))
+                var grant = state.newGrant(clientID: clientID, subject: subject, scopes: signIn.scopes, jkt: jkt, authenticatedAt: signIn.decidedAt ?? now)
+                grant.resources = signIn.resources
+                guard let audience = Self.audience(asked: resources, of: grant, known: known) else {
+                    return .refused(Self.oauthError("invalid_target", "the resource was not named when the sign-in began"))
+                }
+                return .passed((grant, issueTokens(for: grant, in: &state, now: now, withRefreshToken: true, audience: audience)))
             }
         }
         switch outcome {

@@ -115,7 +115,7 @@ extension LocalProviderEngine {
         switch form["grant_type"] {
         case "authorization_code": response = exchangeCode(form, clientID: clientID, jkt: jkt, resources: resources)
         case "refresh_token": response = refresh(form, clientID: clientID, jkt: jkt, resources: resources)
-        case "urn:ietf:params:oauth:grant-type:device_code": response = pollDeviceSignIn(form, clientID: clientID, jkt: jkt)
+        case "urn:ietf:params:oauth:grant-type:device_code": response = pollDeviceSignIn(form, clientID: clientID, jkt: jkt, resources: resources)
         case nil: response = Self.oauthError("invalid_request", "grant_type is missing")
         default: response = Self.oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code are supported")
         }

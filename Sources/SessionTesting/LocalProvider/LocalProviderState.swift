@@ -45,6 +45,8 @@ struct DeviceSignIn: Sendable {
     let clientID: String
     let userCode: String
     let scopes: Set<String>
+    /// The resources (RFC 8707) the device authorization request named; empty when it named none.
+    let resources: Set<String>
     let expiresAt: Date
     var interval: TimeInterval
     var lastPoll: Date?

@@ -65,6 +65,26 @@ final class ResourceIndicatorTests: XCTestCase {
                        "a refresh asks for the same resource")
     }
 
+    func testADeviceSignInIsBoundToTheResourcesItNamed() async throws {
+        let setup = try makeSetup { $0.approvesDeviceSignInsAfterPolls = 1 }
+        let authorization = try await setup.client.beginDeviceAuthorization()
+        XCTAssertEqual(values("resource", in: setup.provider.requests(to: .deviceAuthorization).last), [setup.files.absoluteString])
+        let tokens = try await setup.client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(tokens.resources, [setup.files.absoluteString])
+        XCTAssertEqual(values("resource", in: setup.provider.requests(to: .token).last), [setup.files.absoluteString])
+        let (response, _) = try await setup.client.sendAuthorized(setup.get(setup.files), process: .authentication, purpose: "files")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(setup.resource(of: response), setup.files.absoluteString)
+        // RFC 8707 §2.2: the device grant named one resource, so its refresh token is for that one only.
+        await assertSessionError(.invalidTarget) { _ = try await setup.client.tokens(forResource: setup.mail) }
+    }
+
+    func testADeviceSignInForAResourceTheServerDoesNotServeIsRefused() async throws {
+        let setup = try makeSetup(resources: ["/api/unknown"]) { $0.approvesDeviceSignInsAfterPolls = 1 }
+        await assertSessionError(.invalidTarget) { _ = try await setup.client.beginDeviceAuthorization() }
+        XCTAssertTrue(setup.provider.requests(to: .token).isEmpty, "no device code was issued to poll with")
+    }
+
     func testARequestToAnotherResourceIsRefusedBeforeAnythingIsSent() async throws {
         let setup = try makeSetup()
         _ = try await setup.client.signIn(agent: HeadlessUserAgent())
