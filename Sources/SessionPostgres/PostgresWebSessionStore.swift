@@ -81,7 +81,7 @@ public struct PostgresWebSessionStore: WebSessionStore {
 
     /// Takes `id` out with its tokens, in one transaction.
     public func remove(_ id: WebSessionID) async throws -> RemovedWebSession? {
-        try await take("end the web session", "id = $3", [id.digest]).first
+        try await take("end the web session") { _ throws(PostgresFailure) in [id.digest] }.first
     }
 
     /// The sessions of `subject`, newest first.
@@ -94,13 +94,38 @@ public struct PostgresWebSessionStore: WebSessionStore {
         try await select("sid_digest = $3", try Self.digest(providerSessionID)).filter { Exact.equal($0.providerSessionID, providerSessionID) }
     }
 
-    /// Takes out at most `limit` expired sessions with their tokens, in one transaction.
+    /// Takes out at most `limit` expired sessions with their tokens, in one transaction. Rows
+    /// another instance holds locked at that moment (a request touching one) are left for the next sweep.
     public func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] {
-        try await take("sweep the web sessions", """
-            id IN (SELECT id FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2
-                   AND (last_used_at < $3 OR created_at < $4) LIMIT $5)
-            """, ["\(idleBefore.timeIntervalSince1970)", "\(createdBefore.timeIntervalSince1970)", "\(max(0, limit))"])
+        let (issuer, clientID) = (self.issuer, self.clientID)
+        let parameters = [issuer, clientID, "\(idleBefore.timeIntervalSince1970)", "\(createdBefore.timeIntervalSince1970)", "\(max(0, limit))"]
+        return try await take("sweep the web sessions") { connection throws(PostgresFailure) in
+            try connection.execute(Self.expiredSessions, parameters).rows.compactMap { $0[0] }
+        }
     }
+
+    /// The identifiers of expired sessions ($3 idle before, $4 created before, $5 at most), locked.
+    ///
+    /// Chosen first and deleted by their keys in a second statement: one DELETE that joins the
+    /// table with a sub-select of itself is planned as a nested loop while the table's statistics
+    /// predate a burst of sign-ins, and then reads the table once for every expired session.
+    static let expiredSessions = """
+        SELECT id FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2
+        AND (last_used_at < $3 OR created_at < $4) LIMIT $5 FOR UPDATE SKIP LOCKED
+        """
+
+    /// Deletes the sessions whose identifiers are in $3 (an array), returning their rows.
+    static let deleteSessions = """
+        DELETE FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2 AND id = ANY($3::text[])
+        RETURNING id, record, created_at, last_used_at
+        """
+
+    /// Deletes the token rows of the accounts in $3 (an array), returning them ($4: the largest
+    /// envelope read back).
+    static let deleteTokenRows = """
+        DELETE FROM session_service_sessions WHERE issuer = $1 AND client_id = $2 AND account = ANY($3::text[])
+        RETURNING account, CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
+        """
 
     /// Notes the logout token `id` until `expiry`; false when any instance noted it already.
     public func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool {
@@ -143,25 +168,20 @@ public struct PostgresWebSessionStore: WebSessionStore {
         return rows.compactMap { try? open($0) }
     }
 
-    /// Deletes the sessions matching `condition` (parameters from $3) and their token rows in one
-    /// transaction, and returns them with the tokens they held.
-    private func take(_ what: String, _ condition: String, _ values: [String?]) async throws -> [RemovedWebSession] {
+    /// Deletes the sessions `choose` names and their token rows in one transaction, and returns
+    /// them with the tokens they held.
+    private func take(_ what: String, _ choose: @escaping @Sendable (PostgresConnection) throws(PostgresFailure) -> [String])
+        async throws -> [RemovedWebSession] {
         let (issuer, clientID) = (self.issuer, self.clientID)
         let taken: [(web: [String?], tokens: [String?]?)] = try await database.withConnection(what) { connection throws(PostgresFailure) in
             _ = try connection.execute("BEGIN")
             do throws(PostgresFailure) {
-                let web = try connection.execute("""
-                    DELETE FROM session_service_web_sessions WHERE issuer = $1 AND client_id = $2 AND \(condition)
-                    RETURNING id, record, created_at, last_used_at
-                    """, [issuer, clientID] + values).rows
-                // The token rows in one statement. Only ids that are digests (hex) go into the array
-                // literal: a row someone else wrote with another id cannot widen it.
-                let ids = web.compactMap { $0[0] }.filter { $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
-                let accounts = "{" + ids.map { "web." + $0 }.joined(separator: ",") + "}"
-                let tokenRows = ids.isEmpty ? [] : try connection.execute("""
-                    DELETE FROM session_service_sessions WHERE issuer = $1 AND client_id = $2 AND account = ANY($3::text[])
-                    RETURNING account, CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
-                    """, [issuer, clientID, accounts, "\(PostgresTokenStore.maximumRowSize)"]).rows
+                let ids = try choose(connection)
+                let web = ids.isEmpty ? [] : try connection.execute(Self.deleteSessions, [issuer, clientID, Self.textArray(ids)]).rows
+                let accounts = web.compactMap { $0[0] }.map { "web." + $0 }
+                let tokenRows = accounts.isEmpty ? [] : try connection.execute(Self.deleteTokenRows, [
+                    issuer, clientID, Self.textArray(accounts), "\(PostgresTokenStore.maximumRowSize)",
+                ]).rows
                 var byAccount: [String: [String?]] = [:]
                 for row in tokenRows { if let account = row[0] { byAccount[account] = Array(row.dropFirst()) } }
                 let taken = web.map { row in (web: row, tokens: byAccount["web." + (row[0] ?? "")]) }
@@ -204,6 +224,14 @@ public struct PostgresWebSessionStore: WebSessionStore {
     }
 
     private static func account(_ id: WebSessionID) -> String { "web." + id.digest }
+
+    /// `values` as a PostgreSQL array literal of text: every element quoted, so no value (a row
+    /// someone else wrote, say) can add elements of its own.
+    static func textArray(_ values: [String]) -> String {
+        "{" + values.map { value in
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ",") + "}"
+    }
 
     private static func digest(_ value: String) throws -> String {
         try PlatformCrypto.hexDigest(of: value, bytes: 16)
