@@ -68,23 +68,19 @@ extension SessionClient {
     /// (`invalid_token`) and the request may be sent twice.
     func sendAuthorized(_ request: HTTPRequest, forResource resource: String, process: SessionError.Process,
                         purpose: String) async throws -> (response: HTTPResponse, tokens: SessionTokens) {
-        let tokens = try await validTokens(resource)
-        guard let sent = tokens.resourceTokens[resource]?.accessToken else {
-            throw SessionError(.invalidResponse, process: process, message: "refresh for a resource: no token came for it")
+        let token = { @Sendable (tokens: SessionTokens) throws -> String in
+            guard let token = tokens.resourceTokens[resource]?.accessToken else {
+                throw SessionError(.invalidResponse, process: process, message: "refresh for a resource: no token came for it")
+            }
+            return token
         }
-        let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
-        guard ResourceRequestRules.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
-        log(.info, "\(purpose): the resource refused its token; refreshing it once and sending the request again")
-        let stillRefused: @Sendable (SessionTokens) -> Bool = { Exact.equal($0.resourceTokens[resource]?.accessToken, sent) }
-        var refreshed = state.tokens ?? tokens
-        if stillRefused(refreshed) {
-            refreshed = try await refreshFlight.run(key: resource) {
+        return try await sendReplacingRefused(request, tokens: try await validTokens(resource), process: process, purpose: purpose,
+                                              credential: token) { sent in
+            let stillRefused: @Sendable (SessionTokens) -> Bool = { Exact.equal($0.resourceTokens[resource]?.accessToken, sent) }
+            if let current = self.state.tokens, !stillRefused(current) { return current }
+            return try await self.refreshFlight.run(key: resource) {
                 try await self.performRefresh(onlyIfExpiring: false, resource: resource, stillRefused: stillRefused)
             }
         }
-        guard let again = refreshed.resourceTokens[resource]?.accessToken else {
-            throw SessionError(.invalidResponse, process: process, message: "refresh for a resource: no token came for it")
-        }
-        return (try await sendResource(request, token: again, of: refreshed, process: process, purpose: purpose), refreshed)
     }
 }

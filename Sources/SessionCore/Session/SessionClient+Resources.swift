@@ -36,14 +36,24 @@ extension SessionClient {
             if let resource = try resourceToken(for: request.url, process: process) {
                 return try await sendAuthorized(request, forResource: resource, process: process, purpose: purpose)
             }
-            let tokens = try await validTokens()
-            let sent = try credential(tokens)
-            let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
-            guard ResourceRequestRules.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
-            log(.info, "\(purpose): the server refused the token; refreshing once and sending the request again")
-            let refreshed = try await tokensReplacing(sent, credential: credential)
-            return (try await sendResource(request, token: try credential(refreshed), of: refreshed, process: process, purpose: purpose), refreshed)
+            return try await sendReplacingRefused(request, tokens: try await validTokens(), process: process, purpose: purpose,
+                                                  credential: credential) { sent in try await self.tokensReplacing(sent, credential: credential) }
         }
+    }
+
+    /// Sends `request` with the token `credential` picks from `tokens`. When the server refuses
+    /// it (see ``ResourceRequestRules/refusesToken(_:)``), the session can refresh and the request
+    /// may be sent twice, sends it once more with the token `credential` picks from what
+    /// `replacing` returns for the refused one.
+    func sendReplacingRefused(_ request: HTTPRequest, tokens: SessionTokens, process: SessionError.Process, purpose: String,
+                              credential: (SessionTokens) throws -> String,
+                              replacing: (String) async throws -> SessionTokens) async throws -> (response: HTTPResponse, tokens: SessionTokens) {
+        let sent = try credential(tokens)
+        let response = try await sendResource(request, token: sent, of: tokens, process: process, purpose: purpose)
+        guard ResourceRequestRules.refusesToken(response), tokens.refreshToken != nil, request.mayBeSentTwice else { return (response, tokens) }
+        log(.info, "\(purpose): the server refused the token; refreshing once and sending the request again")
+        let refreshed = try await replacing(sent)
+        return (try await sendResource(request, token: try credential(refreshed), of: refreshed, process: process, purpose: purpose), refreshed)
     }
 
     /// Sends `request` with `token`, proved with the key of DPoP-bound `tokens` when it is their

@@ -161,6 +161,33 @@ final class ResourceIndicatorTests: XCTestCase {
         XCTAssertEqual(session.resourceTokens[setup.mail.absoluteString], renewed, "the session's refresh keeps the resource's token")
     }
 
+    func testAResourceTokenTheResourceRefusesIsRefreshedOnceAndTheRequestSentAgain() async throws {
+        let setup = try makeSetup(resources: [])
+        let signedIn = try await setup.client.signIn(agent: HeadlessUserAgent())
+        let mail = try await setup.client.tokens(forResource: setup.mail)
+        setup.provider.revoke(accessToken: mail.accessToken)
+        let refreshesBefore = setup.provider.refreshes.count
+
+        let (response, tokens) = try await setup.client.sendAuthorized(setup.get(setup.mail), process: .authentication, purpose: "mail")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(setup.resource(of: response), setup.mail.absoluteString)
+        XCTAssertEqual(setup.provider.refreshes.count, refreshesBefore + 1, "one refresh")
+        XCTAssertEqual(values("resource", in: setup.provider.requests(to: .token).last), [setup.mail.absoluteString], "for that resource")
+        let renewed = try XCTUnwrap(tokens.resourceTokens[setup.mail.absoluteString]?.accessToken)
+        XCTAssertNotEqual(renewed, mail.accessToken)
+        XCTAssertEqual(setup.provider.requests(to: .protectedResource).suffix(2).map(\.authorization),
+                       ["Bearer \(mail.accessToken)", "Bearer \(renewed)"], "sent again once, with the new token")
+        XCTAssertEqual(tokens.accessToken, signedIn.accessToken, "the session's own token was not refreshed with it")
+
+        // A POST may not be sent twice: the refusal comes back as it is.
+        setup.provider.revoke(accessToken: renewed)
+        var post = setup.get(setup.mail)
+        post.method = "POST"
+        let (refused, _) = try await setup.client.sendAuthorized(post, process: .authentication, purpose: "mail")
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(setup.provider.refreshes.count, refreshesBefore + 1, "no refresh for a request that cannot be sent again")
+    }
+
     func testARefusedResourceLeavesTheSessionAsItWas() async throws {
         let setup = try makeSetup()
         _ = try await setup.client.signIn(agent: HeadlessUserAgent())
