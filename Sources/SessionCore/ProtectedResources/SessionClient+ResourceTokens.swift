@@ -76,11 +76,7 @@ extension SessionClient {
         }
         return try await sendReplacingRefused(request, tokens: try await validTokens(resource), process: process, purpose: purpose,
                                               credential: token) { sent in
-            let stillRefused: @Sendable (SessionTokens) -> Bool = { Exact.equal($0.resourceTokens[resource]?.accessToken, sent) }
-            if let current = self.state.tokens, !stillRefused(current) { return current }
-            return try await self.refreshFlight.run(key: resource) {
-                try await self.performRefresh(onlyIfExpiring: false, resource: resource, stillRefused: stillRefused)
-            }
+            try await self.tokensReplacing(sent, resource: resource, credential: token)
         }
     }
 }

@@ -53,10 +53,10 @@ extension SessionClient {
         try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false) }
     }
 
-    /// The refresh a server's refusal asks for, unless the tokens current after catching up with the
-    /// store no longer hold the refused token: refreshing again would revoke what the others adopted.
-    func refresh(unless replaced: @escaping @Sendable (SessionTokens) -> Bool) async throws -> SessionTokens {
-        try await refreshFlight.run { try await self.performRefresh(onlyIfExpiring: false, stillRefused: replaced) }
+    /// The refresh a server's refusal asks for (of `resource`'s token, when given), unless the tokens current after
+    /// catching up with the store no longer hold the refused token: refreshing again would revoke what the others adopted.
+    func refresh(unless replaced: @escaping @Sendable (SessionTokens) -> Bool, resource: String? = nil) async throws -> SessionTokens {
+        try await refreshFlight.run(key: resource ?? "") { try await self.performRefresh(onlyIfExpiring: false, resource: resource, stillRefused: replaced) }
     }
 
     /// The refresh — of the session's access token, or for `resource` (RFC 8707) that resource's —

@@ -104,10 +104,10 @@ extension SessionClient {
     /// The tokens to send instead of the refused `token`: the current ones when another call
     /// already replaced it, else a refresh's (shared with any other call refused meanwhile), which
     /// under a shared store's lock first adopts tokens another process rotated — and then sends no
-    /// request of its own.
-    private func tokensReplacing(_ token: String, credential: @escaping @Sendable (SessionTokens) throws -> String) async throws -> SessionTokens {
+    /// request of its own. With `resource`, the refresh is for that resource's token.
+    func tokensReplacing(_ token: String, resource: String? = nil, credential: @escaping @Sendable (SessionTokens) throws -> String) async throws -> SessionTokens {
         let stillRefused: @Sendable (SessionTokens) -> Bool = { tokens in (try? credential(tokens)).map { Exact.equal($0, token) } ?? true }
         if let current = state.tokens, !stillRefused(current) { return current }
-        return try await refresh(unless: stillRefused)
+        return try await refresh(unless: stillRefused, resource: resource)
     }
 }
