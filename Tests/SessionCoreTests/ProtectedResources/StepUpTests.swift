@@ -119,8 +119,10 @@ final class StepUpTests: XCTestCase {
         setup.provider.inject(.status(401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", max_age=300"#]),
                               at: .protectedResource)
         // The user approves, then the code is exchanged ten minutes later: auth_time is too old.
+        // The clock moves while the client waits for the token endpoint's answer, so it has moved
+        // before the client reads the ID token (after the authorization's answer, it could move late).
         let clock = setup.clock
-        setup.provider.afterAnswering(.authorization) { clock.advance(by: 600) }
+        setup.provider.whenReceiving(.token) { clock.advance(by: 600) }
         let before = await setup.client.tokens
         await assertSessionError(.insufficientUserAuthentication) {
             _ = try await setup.client.sendAuthorized(setup.post("/api/recent"), process: .authentication, purpose: "recent",
