@@ -2,18 +2,22 @@ import Foundation
 import SessionCore
 import SessionTesting
 
-/// `session-bench --profile-userinfo N [raw|compare]`: N UserInfo calls of the core (or, with `raw`,
-/// of raw libcurl on a kept-alive connection) against LocalProvider, and nothing else, for a
+/// `session-bench --profile-userinfo N [core|raw|facade|compare|compare-facade] [in-process]`: N
+/// UserInfo calls of the core (or, with `raw`, of raw libcurl on a kept-alive connection; with
+/// `facade`, of the facade's `fetchUserInfo`, made back to back) against LocalProvider over loopback
+/// (`in-process`: on its in-process transport), and nothing else, for a
 /// profiler (`perf record -g`) or an instruction count (`valgrind --tool=callgrind`); it prints the
 /// time per call. `compare` runs both, and raw libcurl sent from a thread of its own (two handoffs), in 9
-/// interleaved rounds of N and prints the medians and ratios.
+/// interleaved rounds of N and prints the medians and ratios; `compare-facade` does the same for the
+/// facade back to back, the core, and the core plus one dispatched block per call (over loopback, or
+/// with `compare-facade in-process` on the provider's in-process transport).
 enum ProfileLoop {
     static let flag = "--profile-userinfo"
 
     static func run(_ arguments: [String]) async -> Never {
         await NodeProcess.run {
             guard let count = arguments.first.flatMap(Int.init), count > 0 else {
-                NodeProcess.say("usage: session-bench \(flag) COUNT [raw]")
+                NodeProcess.say("usage: session-bench \(flag) COUNT [core|raw|facade|compare|compare-facade] [in-process]")
                 exit(2)
             }
             let provider = try LocalProvider()
@@ -34,15 +38,46 @@ enum ProfileLoop {
                 return
             }
             #endif
-            let start = DispatchTime.now().uptimeNanoseconds
-            if arguments.dropFirst().first == "raw" {
+            if arguments.dropFirst().first == "compare-facade" {
+                let inProcess = arguments.dropFirst(2).first == "in-process"
+                func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport() }
+                let service = try await signedInService(provider, transport: transport())
+                let client = try await signedInClient(provider, transport: transport())
+                let hopQueue = DispatchQueue(label: "session-bench.hop")
+                let sides = [Side(name: "facade") { try await backToBackUserInfo(service, count: $0) },
+                             Side(name: "core") { for _ in 0..<$0 { _ = try await client.userInfo() } },
+                             Side(name: "core+dispatch") {
+                                 for _ in 0..<$0 {
+                                     _ = try await client.userInfo()
+                                     hopQueue.async {}
+                                 }
+                             }]
+                let timings = try await measure(rounds: 9, operations: count, sides)
+                NodeProcess.say(String(format: "facade %.1f µs, core %.1f µs, core plus one dispatch %.1f µs; "
+                                       + "facade ÷ core %.3f, facade ÷ core plus one dispatch %.3f", timings.median(0),
+                                       timings.median(1), timings.median(2), timings.ratio(0, to: 1), timings.ratio(0, to: 2)))
+                return
+            }
+            let mode = arguments.dropFirst().first
+            let inProcess = arguments.dropFirst(2).first == "in-process"
+            let loop: () async throws -> Void
+            switch mode {
+            case "facade":
+                let service = try await signedInService(provider, transport: inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport())
+                loop = { try await backToBackUserInfo(service, count: count) }
+            case "raw":
                 #if canImport(CLibCurl)
                 let curl = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
-                for _ in 0..<count { try curl.send() }
+                loop = { for _ in 0..<count { try curl.send() } }
+                #else
+                loop = {}
                 #endif
-            } else {
-                for _ in 0..<count { _ = try await client.userInfo() }
+            default:
+                let client = inProcess ? try await signedInClient(provider, transport: provider.inProcessTransport) : client
+                loop = { for _ in 0..<count { _ = try await client.userInfo() } }
             }
+            let start = DispatchTime.now().uptimeNanoseconds
+            try await loop()
             let perCall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(count)
             NodeProcess.say(String(format: "%.1f µs per call", perCall))
         }
