@@ -15,7 +15,7 @@ extension WebSessions {
     /// The session `id`, whose cookie holds `identifier`, when it is alive.
     func session(_ id: WebSessionID, identifier: String) async throws -> WebSession? {
         guard let record = try await store.record(id) else {
-            clients[id] = nil
+            clients.remove(id)
             return nil
         }
         let now = clock.now()
@@ -34,12 +34,13 @@ extension WebSessions {
     /// The client holding `id`'s tokens: the one this instance made before, or a new one on the
     /// session's token store; nil when the session has no tokens left.
     private func client(of id: WebSessionID) async throws -> SessionClient? {
-        if let client = clients[id] { return client }
+        if let client = clients.use(id, at: clock.now()) { return client }
         let client = SessionClient(provider: provider, store: store.tokenStore(for: id))
         guard try await client.loadStoredSession() != nil else { return nil }
         // Another request may have made one meanwhile: the first one made stays the only one.
-        if let made = clients[id] { return made }
-        clients[id] = client
+        let now = clock.now()
+        if let made = clients.use(id, at: now) { return made }
+        clients.keep(client, for: id, at: now, idleTimeout: options.idleTimeout)
         return client
     }
 }

@@ -46,7 +46,7 @@ extension WebSessions {
     /// Ends the session `id` here and, when `revoking`, revokes its grant; nil when it was not there.
     /// - Throws: the store's `storageFailed`: the session has not ended.
     func end(_ id: WebSessionID, revoking: Bool) async throws -> WebSessionEnd? {
-        clients.removeValue(forKey: id)
+        clients.remove(id)
         guard let removed = try await store.remove(id) else { return nil }
         provider.log(.info, "\(id) ended")
         guard revoking, let tokens = removed.tokens else {

@@ -20,7 +20,9 @@ import SessionCore
 /// - no identifier, token, code or `state` appears in its logs or errors.
 ///
 /// One `SessionClient` per session refreshes its tokens (kept in the session's store), shared by
-/// every request that uses the session on this instance.
+/// every request that uses the session on this instance; the instance lets go of it once the
+/// session has gone unused here for the idle timeout, so sessions ended or served elsewhere do not
+/// pile up in its memory.
 public actor WebSessions {
     /// The provider every session is on.
     public nonisolated let provider: OpenIDProvider
@@ -29,8 +31,8 @@ public actor WebSessions {
     /// The cookies' names and the sessions' lifetimes.
     public nonisolated let options: WebSessionOptions
     let pending: PendingAuthorizationPlace
-    /// The client of each session this instance served, refreshing its tokens.
-    var clients: [WebSessionID: SessionClient] = [:]
+    /// The client of each session this instance served lately, refreshing its tokens.
+    var clients = WebSessionClients()
 
     /// A layer signing browsers in at `provider`, their sessions in `store`.
     /// - Parameters:

@@ -6,7 +6,7 @@ import SessionWebApp
 import XCTest
 
 /// Ending web sessions: a browser's sign-out (refused cross-site), every session of a user,
-/// expiry and the sweep.
+/// expiry and the sweep, and the clients an instance lets go of.
 final class WebSignOutTests: XCTestCase {
     private var clock: ManualClock!
     private var provider: LocalProvider!
@@ -154,6 +154,51 @@ final class WebSignOutTests: XCTestCase {
         XCTAssertEqual(left.count, 1)
     }
 
+    /// Signs `browser` in through `layer`; returns a weak hold on the session's client.
+    private func signIn(_ browser: inout WebBrowser, _ layer: WebSessions) async throws -> WeakClient {
+        WeakClient(try await browser.signIn(layer).session.client)
+    }
+
+    /// An instance holds a session's client while the session is used there, and lets go of it
+    /// once it is not, whoever ended it.
+    func testAnInstanceLetsGoOfTheClientOfASessionAnotherInstanceEndedAtItsNextSweep() async throws {
+        let first = try makeLayer { _ in }, second = try makeLayer { _ in }
+        var browser = WebBrowser()
+        let held = try await signIn(&browser, first)
+        XCTAssertNotNil(held.client, "the instance that served the session keeps its client")
+        // The browser's next request reaches the other instance, which signs it out.
+        let signOut = try await second.signOut(browser.request("POST", signOutURL, origin: "https://app.example.test"))
+        XCTAssertNotNil(signOut.ended)
+        _ = try await first.sweep()
+        XCTAssertNotNil(held.client, "used here less than the idle timeout ago: kept")
+        clock.advance(by: 31 * 60)
+        let swept = try await first.sweep()
+        XCTAssertEqual(swept.deleted, 0, "nothing of the store was left to delete")
+        XCTAssertNil(held.client, "no request will bring this session here again; its client is let go")
+    }
+
+    func testClientsUnusedForTheIdleTimeoutAreLetGoAsNewSessionsArriveWithoutASweep() async throws {
+        var early: [WeakClient] = []
+        var keptInUse = WebBrowser()
+        let inUse = try await signIn(&keptInUse, layer)
+        for _ in 0..<70 {
+            var browser = WebBrowser()
+            early.append(try await signIn(&browser, layer))
+        }
+        clock.advance(by: 20 * 60)
+        let stillUsed = try await layer.session(for: keptInUse.request())
+        XCTAssertNotNil(stillUsed)
+        clock.advance(by: 15 * 60)
+        for _ in 0..<70 {
+            var browser = WebBrowser()
+            _ = try await signIn(&browser, layer)
+        }
+        XCTAssertEqual(early.filter { $0.client != nil }.count, 0, "35 minutes unused here: every one let go")
+        XCTAssertNotNil(inUse.client, "used 15 minutes ago: kept")
+        let again = try await layer.session(for: keptInUse.request())
+        XCTAssertTrue(again?.client === inUse.client, "the session in use keeps its one client")
+    }
+
     func testARefreshOfAWebSessionIsKeptInItsStoreAndOneLandingAfterSignOutBringsNothingBack() async throws {
         var browser = WebBrowser()
         let signIn = try await browser.signIn(layer)
@@ -257,5 +302,14 @@ final class WebSignOutStoreFailureTests: XCTestCase {
         let callback = try await browser.signInAtProvider(layer)
         await assertSessionError(.storageFailed) { _ = try await layer.completeSignIn(callback) }
         XCTAssertEqual(provider.requests(to: .revocation).count, 1, "the grant nobody holds is revoked")
+    }
+}
+
+/// A weak hold on a session's client: nil once nothing else holds it.
+private final class WeakClient {
+    weak var client: SessionClient?
+
+    init(_ client: SessionClient) {
+        self.client = client
     }
 }
