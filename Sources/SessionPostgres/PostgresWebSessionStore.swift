@@ -95,13 +95,18 @@ public struct PostgresWebSessionStore: WebSessionStore {
     }
 
     /// Takes out at most `limit` expired sessions with their tokens, in one transaction. Rows
-    /// another instance holds locked at that moment (a request touching one) are left for the next sweep.
+    /// another instance holds locked at that moment (a request touching one) are left for the next
+    /// sweep. Logout tokens noted more than an hour past their expiry are forgotten too.
     public func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] {
         let (issuer, clientID) = (self.issuer, self.clientID)
         let parameters = [issuer, clientID, "\(idleBefore.timeIntervalSince1970)", "\(createdBefore.timeIntervalSince1970)", "\(max(0, limit))"]
-        return try await take("sweep the web sessions") { connection throws(PostgresFailure) in
+        let removed = try await take("sweep the web sessions") { connection throws(PostgresFailure) in
             try connection.execute(Self.expiredSessions, parameters).rows.compactMap { $0[0] }
         }
+        try await database.withConnection("forget old logout tokens") { connection throws(PostgresFailure) in
+            _ = try connection.execute(Self.forgetOldLogoutTokens, [issuer, clientID])
+        }
+        return removed
     }
 
     /// The identifiers of expired sessions ($3 idle before, $4 created before, $5 at most), locked.
@@ -127,14 +132,13 @@ public struct PostgresWebSessionStore: WebSessionStore {
         RETURNING account, CASE WHEN octet_length(envelope) <= $4 THEN envelope END, octet_length(envelope), version
         """
 
-    /// Notes the logout token `id` until `expiry`; false when any instance noted it already.
+    /// Notes the logout token `id` until `expiry`; false when any instance noted it already. One
+    /// statement on the token's own key, however many tokens are noted: the old ones are the
+    /// sweep's to forget (``removeExpired(idleBefore:createdBefore:limit:)``).
     public func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool {
         let (issuer, clientID, digest) = (self.issuer, self.clientID, try Self.digest(id))
         return try await database.withConnection("note the logout token") { connection throws(PostgresFailure) in
-            _ = try connection.execute("""
-                DELETE FROM session_service_logout_tokens WHERE issuer = $1 AND client_id = $2 AND expires_at < extract(epoch FROM now()) - 3600
-                """, [issuer, clientID])
-            return try !connection.execute("""
+            try !connection.execute("""
                 INSERT INTO session_service_logout_tokens AS seen (issuer, client_id, jti_digest, expires_at) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (issuer, client_id, jti_digest) DO UPDATE SET expires_at = EXCLUDED.expires_at
                 WHERE seen.expires_at < extract(epoch FROM now())
@@ -142,6 +146,11 @@ public struct PostgresWebSessionStore: WebSessionStore {
                 """, [issuer, clientID, digest, "\(expiry.timeIntervalSince1970)"]).rows.isEmpty
         }
     }
+
+    /// Deletes the logout tokens whose expiry is more than an hour past (a margin for clocks).
+    static let forgetOldLogoutTokens = """
+        DELETE FROM session_service_logout_tokens WHERE issuer = $1 AND client_id = $2 AND expires_at < extract(epoch FROM now()) - 3600
+        """
 
     /// Forgets the logout token `id`, on every instance.
     public func forgetLogoutToken(_ id: String) async throws {

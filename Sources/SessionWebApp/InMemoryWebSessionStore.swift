@@ -45,9 +45,12 @@ public final class InMemoryWebSessionStore: WebSessionStore {
         select { Exact.equal($0.providerSessionID, providerSessionID) }
     }
 
-    /// Takes out at most `limit` expired sessions, with their last tokens.
+    /// Takes out at most `limit` expired sessions, with their last tokens, and forgets the logout
+    /// tokens past their expiry.
     public func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] {
-        entries.withLock { entries in
+        let now = Date()
+        logoutTokens.withLock { $0 = $0.filter { $0.value > now } }
+        return entries.withLock { entries in
             let expired = entries.values.filter { $0.record.lastUsedAt < idleBefore || $0.record.createdAt < createdBefore }.prefix(limit)
             return expired.map { entry in
                 entries[entry.record.id] = nil
@@ -56,12 +59,13 @@ public final class InMemoryWebSessionStore: WebSessionStore {
         }
     }
 
-    /// Remembers the logout token `id` until `expiry`; false when it was remembered already.
+    /// Remembers the logout token `id` until `expiry`; false when it is remembered and not past
+    /// its expiry. The sweep forgets the old ones.
     public func noteLogoutToken(_ id: String, until expiry: Date) async throws -> Bool {
         logoutTokens.withLock { remembered in
-            let now = Date()
-            remembered = remembered.filter { $0.value > now }
-            return remembered.updateValue(expiry, forKey: id) == nil
+            if let until = remembered[id], until > Date() { return false }
+            remembered[id] = expiry
+            return true
         }
     }
 

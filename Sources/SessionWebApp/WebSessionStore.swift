@@ -21,7 +21,8 @@ public protocol WebSessionStore: Sendable {
     /// The sessions of the provider's session `providerSessionID` (its `sid`).
     func records(ofProviderSession providerSessionID: String) async throws -> [WebSessionRecord]
     /// Takes out at most `limit` sessions last used before `idleBefore` or created before
-    /// `createdBefore`, with their last tokens.
+    /// `createdBefore`, with their last tokens; forgets the logout tokens past their expiry too,
+    /// so noting one stays a lookup by its key.
     func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession]
     /// Remembers the logout token `id` (its `jti`) until `expiry`; false when it was remembered
     /// already (a replay), so a token is taken once across every instance.

@@ -111,6 +111,31 @@ final class PostgresWebSessionTests: XCTestCase {
         XCTAssertTrue(takenAgain, "a logout that was not carried out is taken when delivered again")
     }
 
+    /// A logout is one statement on its token's key however many were noted before; the sweep
+    /// forgets the tokens an hour past their expiry.
+    func testNotingALogoutTokenTouchesOnlyItsRowAndTheSweepForgetsOldOnes() async throws {
+        let store = PostgresWebSessionStore(database: try PostgresHarness.database(), configuration: configuration)
+        let admin = try PostgresHarness.admin()
+        let (issuer, clientID) = (configuration.issuer.absoluteString, configuration.clientID)
+        _ = try await admin.rows("""
+            INSERT INTO session_service_logout_tokens (issuer, client_id, jti_digest, expires_at)
+            SELECT $1, $2, 'old-' || n, extract(epoch FROM now()) - 7200 FROM generate_series(1, 50) AS n
+            """, [issuer, clientID])
+        func noted() async throws -> Int {
+            let rows = try await admin.rows("SELECT count(*) FROM session_service_logout_tokens WHERE issuer = $1 AND client_id = $2", [issuer, clientID])
+            return rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? -1
+        }
+        let taken = try await store.noteLogoutToken("jti-fresh", until: Date().addingTimeInterval(300))
+        XCTAssertTrue(taken)
+        let afterNoting = try await noted()
+        XCTAssertEqual(afterNoting, 51, "noting a token reads and writes its own row only")
+        _ = try await store.removeExpired(idleBefore: clock.now(), createdBefore: clock.now(), limit: 10)
+        let afterSweep = try await noted()
+        XCTAssertEqual(afterSweep, 1, "the sweep forgot the 50 an hour past their expiry, and kept the one still live")
+        let replayed = try await store.noteLogoutToken("jti-fresh", until: Date().addingTimeInterval(300))
+        XCTAssertFalse(replayed)
+    }
+
     func testRequestsOnBothInstancesNeedingARefreshShareOne() async throws {
         let (first, second) = (try instance(), try instance())
         var browser = WebBrowser()
