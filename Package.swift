@@ -217,7 +217,8 @@ if Context.environment["SESSION_FUZZ"] == "1" {
     package.products.append(.executable(name: "session-fuzz", targets: ["SessionFuzz"]))
     package.targets.append(.executableTarget(
         name: "SessionFuzz",
-        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "LoopbackHTTP", "LegacySessionReaders"],
+        dependencies: ["SessionCore", "SessionLoopback", "SessionPermissions", "SessionFacade", "SessionTesting", "SessionWebApp", "LoopbackHTTP",
+                       "LegacySessionReaders"],
         path: "Tests/Fuzz/SessionFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

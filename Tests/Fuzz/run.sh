@@ -22,7 +22,7 @@ binary=.build/fuzz/release/session-fuzz
 
 failed=0
 printf '%-24s %12s %9s %10s\n' target executions seconds "exec/s"
-for target in jws discovery token-response authorization-response permissions session-file http-request private-key appauth-archive response-headers sealed-authorization pushed-authorization dpop-nonce resource-challenge resource-metadata client-registration; do
+for target in jws discovery token-response authorization-response permissions session-file http-request private-key appauth-archive response-headers sealed-authorization pushed-authorization dpop-nonce resource-challenge resource-metadata client-registration userinfo web-request logout-token; do
     corpus=.build/fuzz/corpus/$target
     artifacts=.build/fuzz/artifacts/$target/
     mkdir -p "$corpus" "$artifacts"
@@ -30,7 +30,7 @@ for target in jws discovery token-response authorization-response permissions se
     if [[ $target == appauth-archive ]]; then FUZZ_WRITE_SEEDS="$corpus" "$binary"; fi
     log=.build/fuzz/$target.log
     start=$(date +%s)
-    if FUZZ_TARGET=$target "$binary" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    if FUZZ_TARGET=$target LSAN_OPTIONS=suppressions=Tests/Fuzz/lsan-suppressions.txt "$binary" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" $([[ -d Tests/Fuzz/Corpus/$target ]] && echo "Tests/Fuzz/Corpus/$target") > "$log" 2>&1; then
         status=ok
     else

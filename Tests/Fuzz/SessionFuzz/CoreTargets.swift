@@ -7,12 +7,12 @@ import SessionTesting
 /// SessionCore's parsers of what providers, browsers and the disk hand the client. Only success
 /// or a `SessionError` is an answer.
 enum CoreTargets {
-    private static let issuer = "https://issuer.example"
-    private static let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    static let issuer = "https://issuer.example"
+    static let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
 
     /// One key of each algorithm, made once per run: inputs whose first byte is odd are signed
     /// with one of them, so the claim checks behind a valid signature are fuzzed too.
-    private static let keys: [SigningKey] = {
+    static let keys: [SigningKey] = {
         guard let ec = try? SigningKey(algorithm: .es256, keyID: "fuzz-ec"), let rsa = try? SigningKey(algorithm: .rs256, keyID: "fuzz-rsa") else {
             fatalError("cannot make the fuzz signing keys")
         }
@@ -24,7 +24,7 @@ enum CoreTargets {
         return set
     }()
 
-    private static let configuration: SessionConfiguration = {
+    static let configuration: SessionConfiguration = {
         guard let url = URL(string: issuer), let redirect = URL(string: "com.example.app:/callback"),
               let configuration = try? SessionConfiguration(issuer: url, clientID: "fuzz-client", redirectURI: redirect) else {
             fatalError("bad fuzz configuration")
@@ -68,6 +68,12 @@ enum CoreTargets {
             try validator.validateClaims(token, expectedNonce: "fuzz-nonce", expectedSubject: nil)
             _ = try SessionTokens(accessToken: "a", refreshToken: nil, idToken: raw, expiresAt: nil, scopes: [], subject: nil).permissionToken
         }
+    }
+
+    /// A UserInfo response body: every claim with a type (URLs, booleans, the address, the
+    /// update time) read strictly.
+    static func userInfo(_ data: Data) {
+        expectOnly(SessionError.self) { _ = try UserInfo(data: data) }
     }
 
     /// A discovery document and RFC 8414 metadata, read as an OpenID provider's and as an OAuth

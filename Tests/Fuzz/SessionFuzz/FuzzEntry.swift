@@ -18,6 +18,7 @@ public func sessionFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMu
             fatalError("cannot write the seeds: \(error)")
         }
     }
+    if FuzzTarget.selected == .logoutToken { WebTargets.fetchProviderDocuments() }
     var count = argc
     var arguments = argv
     return runFuzzerDriver(&count, &arguments, fuzzOneInput)
@@ -39,6 +40,7 @@ enum FuzzTarget: String, CaseIterable {
     case appAuthArchive = "appauth-archive", responseHeaders = "response-headers", sealedAuthorization = "sealed-authorization"
     case pushedAuthorization = "pushed-authorization", dpopNonce = "dpop-nonce"
     case resourceChallenge = "resource-challenge", resourceMetadata = "resource-metadata", clientRegistration = "client-registration"
+    case userInfo = "userinfo", webRequest = "web-request", logoutToken = "logout-token"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -66,6 +68,9 @@ enum FuzzTarget: String, CaseIterable {
         case .resourceChallenge: CoreTargets.resourceChallenge(data)
         case .resourceMetadata: CoreTargets.resourceMetadata(data)
         case .clientRegistration: CoreTargets.clientRegistration(data)
+        case .userInfo: CoreTargets.userInfo(data)
+        case .webRequest: WebTargets.request(data)
+        case .logoutToken: WebTargets.logoutToken(data)
         }
     }
 }
