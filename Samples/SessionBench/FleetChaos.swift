@@ -113,13 +113,23 @@ enum FleetChaos {
         report.check("fleet.chaos.refresh-tokens-sent-twice", expected: "0", actual: "\(local.refreshTokenReuses)")
         report.check("fleet.chaos.calls-failed-for-the-database", expected: "0", actual: "\(storageFailures)")
         report.add("fleet.chaos.sessions-lost", Double(lost), "sessions",
-                   "the nodes heard why: \(tallies.map(\.lostText).joined(separator: " | ")); a session is lost only when a node died "
-                   + "after the provider answered its refresh and before the rotated tokens were saved")
+                   "the nodes heard why: \(tallies.map(\.lostText).joined(separator: " | ")) ('elsewhere': another node lost it first); "
+                   + "a session is lost only when a node died after the provider answered its refresh and before the rotated tokens were saved")
         report.check("fleet.chaos.sessions-lost-though-the-provider-could-tell", expected: "0",
                      actual: "\(tallies.reduce(0) { $0 + ($1.lost["other"] ?? 0) })")
     }
 
     static func subject(_ index: Int) -> String { String(format: "chaos-%03d", index) }
+
+    /// Why a node heard that a session was lost. With introspection a session is lost only when
+    /// its refresh token was spent ("spent"). A node that finds the session already ended by
+    /// another ("elsewhere") hears of the same loss again: the node that lost it counts it. Any
+    /// other reason ("other") is a loss the provider could have prevented.
+    static func lossReason(_ error: SessionError) -> String {
+        if error.message.contains("no longer active") { return "spent" }
+        if error.message.contains("another process ended the session") { return "elsewhere" }
+        return "other"
+    }
 
     private static func connectionString(_ file: String) throws -> String {
         try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -185,9 +195,7 @@ enum FleetChaos {
                 _ = try? await session.loadStoredSession()
                 await session.setEventHandler { event in
                     guard case .sessionLost(let error) = event else { return }
-                    // With introspection, a session is lost only when its refresh token was spent.
-                    let why = error.message.contains("no longer active") ? "spent" : "other"
-                    lost.withLock { $0[why, default: 0] += 1 }
+                    lost.withLock { $0[lossReason(error), default: 0] += 1 }
                 }
             }
             say("ready")
