@@ -9,7 +9,8 @@ import SessionTesting
 /// profiler (`perf record -g`) or an instruction count (`valgrind --tool=callgrind`); it prints the
 /// time per call. `compare` runs both, and raw libcurl sent from a thread of its own (two handoffs), in 9
 /// interleaved rounds of N and prints the medians and ratios; `compare-facade` does the same for the
-/// facade back to back, the core, and the core plus one dispatched block per call (over loopback, or
+/// facade back to back, the core, and the core plus one dispatched block per call, empty and holding
+/// the call's result (over loopback, or
 /// with `compare-facade in-process` on the provider's in-process transport).
 enum ProfileLoop {
     static let flag = "--profile-userinfo"
@@ -51,11 +52,18 @@ enum ProfileLoop {
                                      _ = try await client.userInfo()
                                      hopQueue.async {}
                                  }
+                             },
+                             Side(name: "core+delivery") {
+                                 for _ in 0..<$0 {
+                                     let userInfo = try await client.userInfo()
+                                     hopQueue.async { withExtendedLifetime(userInfo) {} }
+                                 }
                              }]
                 let timings = try await measure(rounds: 9, operations: count, sides)
-                NodeProcess.say(String(format: "facade %.1f µs, core %.1f µs, core plus one dispatch %.1f µs; "
-                                       + "facade ÷ core %.3f, facade ÷ core plus one dispatch %.3f", timings.median(0),
-                                       timings.median(1), timings.median(2), timings.ratio(0, to: 1), timings.ratio(0, to: 2)))
+                NodeProcess.say(String(format: "facade %.1f µs, core %.1f µs, core plus one dispatch %.1f µs, with the result %.1f µs; "
+                                       + "facade ÷ core %.3f, facade ÷ core plus one dispatch %.3f, ÷ with the result %.3f", timings.median(0),
+                                       timings.median(1), timings.median(2), timings.median(3), timings.ratio(0, to: 1), timings.ratio(0, to: 2),
+                                       timings.ratio(0, to: 3)))
                 return
             }
             let mode = arguments.dropFirst().first
