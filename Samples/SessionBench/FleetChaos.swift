@@ -60,8 +60,14 @@ enum FleetChaos {
             _ = try await accounts.signIn(agent: HeadlessUserAgent())
         }
 
+        // Every node, a killed one too, notes each loss it hears of here at once.
+        let lossFile = directory.appendingPathComponent("losses")
+        guard FileManager.default.createFile(atPath: lossFile.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
         func start(skew: TimeInterval) throws -> RacingProcess {
-            let node = try RacingProcess([nodeFlag, connectionStringFile, local.issuer.absoluteString, "\(users)", secretFile.path, "\(skew)"])
+            let node = try RacingProcess([nodeFlag, connectionStringFile, local.issuer.absoluteString, "\(users)", secretFile.path, "\(skew)",
+                                          lossFile.path])
             guard node.readLine() == "ready" else { throw CocoaError(.executableLoad) }
             node.send("go")
             return node
@@ -102,6 +108,9 @@ enum FleetChaos {
             if stored == nil || stored?.inFlight != nil { lost += 1 }
         }
         let storageFailures = tallies.reduce(0) { $0 + ($1.failed["storageFailed"] ?? 0) }
+        let heard = ((try? String(contentsOf: lossFile, encoding: .utf8)) ?? "").split(separator: "\n")
+            .reduce(into: [String: Int]()) { $0[String($1), default: 0] += 1 }
+        let heardText = heard.isEmpty ? "none" : heard.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
 
         report.add("fleet.chaos.run", elapsed, "s", "\(skews.count) nodes (clocks \(skews.map { String(format: "%+.0f", $0) }.joined(separator: " ")) s), "
                    + "\(users) sessions, \(Int(lifetime)) s tokens, \(kills) kills, PostgreSQL restarted: \(restarted ? "once" : "no")")
@@ -113,10 +122,9 @@ enum FleetChaos {
         report.check("fleet.chaos.refresh-tokens-sent-twice", expected: "0", actual: "\(local.refreshTokenReuses)")
         report.check("fleet.chaos.calls-failed-for-the-database", expected: "0", actual: "\(storageFailures)")
         report.add("fleet.chaos.sessions-lost", Double(lost), "sessions",
-                   "the nodes heard why: \(tallies.map(\.lostText).joined(separator: " | ")) ('elsewhere': another node lost it first); "
+                   "why the nodes heard, killed ones included: \(heardText) ('elsewhere': another node lost it first); "
                    + "a session is lost only when a node died after the provider answered its refresh and before the rotated tokens were saved")
-        report.check("fleet.chaos.sessions-lost-though-the-provider-could-tell", expected: "0",
-                     actual: "\(tallies.reduce(0) { $0 + ($1.lost["other"] ?? 0) })")
+        report.check("fleet.chaos.sessions-lost-though-the-provider-could-tell", expected: "0", actual: "\(heard["other"] ?? 0)")
     }
 
     static func subject(_ index: Int) -> String { String(format: "chaos-%03d", index) }
@@ -139,11 +147,10 @@ enum FleetChaos {
         try SessionConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirectURI, clientAuthentication: .clientSecretBasic(secret))
     }
 
-    /// What a node printed when stopped: `done ok=N failed=CODE:N,... lost=WHY:N,...`.
+    /// What a node printed when stopped: `done ok=N failed=CODE:N,...`.
     struct Tally {
         var ok = 0
         var failed: [String: Int] = [:]
-        var lost: [String: Int] = [:]
 
         init(_ line: String) {
             for field in line.split(separator: " ") {
@@ -152,7 +159,6 @@ enum FleetChaos {
                 switch parts[0] {
                 case "ok": ok = Int(parts[1]) ?? 0
                 case "failed": failed = Self.counts(parts[1])
-                case "lost": lost = Self.counts(parts[1])
                 default: break
                 }
             }
@@ -167,19 +173,21 @@ enum FleetChaos {
         }
 
         var failedText: String { failed.isEmpty ? "none" : failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
-        var lostText: String { lost.isEmpty ? "none" : lost.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
     }
 
-    /// One node: `CONNINFO-FILE ISSUER COUNT SECRET-FILE SKEW`. It prints "ready", waits for a
-    /// line, then uses the sessions chaos-000 ... at random, eight callers at once, each call the
-    /// UserInfo, until it reads another line; then it prints its tally and ends.
+    /// One node: `CONNINFO-FILE ISSUER COUNT SECRET-FILE SKEW LOSS-FILE`. It prints "ready", waits
+    /// for a line, then uses the sessions chaos-000 ... at random, eight callers at once, each call
+    /// the UserInfo, until it reads another line; then it prints its tally and ends. Each loss it
+    /// hears of, restoring a session too, goes to LOSS-FILE at once, so a node killed later has
+    /// left it there.
     static func node(_ arguments: [String]) async -> Never {
         await NodeProcess.run {
-            guard arguments.count == 5, let issuer = URL(string: arguments[1]), let count = Int(arguments[2]),
+            guard arguments.count == 6, let issuer = URL(string: arguments[1]), let count = Int(arguments[2]),
                   let skew = TimeInterval(arguments[4]) else {
-                say("usage: session-bench \(nodeFlag) CONNINFO-FILE ISSUER COUNT SECRET-FILE SKEW")
+                say("usage: session-bench \(nodeFlag) CONNINFO-FILE ISSUER COUNT SECRET-FILE SKEW LOSS-FILE")
                 exit(2)
             }
+            let lossFile = arguments[5]
             let secret = try String(contentsOfFile: arguments[3], encoding: .utf8)
             let clock = OffsetClock(offset: skew)
             let configuration = try configuration(issuer: issuer, secret: secret)
@@ -190,13 +198,13 @@ enum FleetChaos {
                                                                             sealingKeys: try FleetSessions.sealingKeys(), options: options),
                                              configuration: configuration)
             let sessions = try (0..<count).map { SessionClient(provider: provider, store: try store.tokenStore(forSubject: subject($0))) }
-            let lost = Locked<[String: Int]>([:])
             for session in sessions {
-                _ = try? await session.loadStoredSession()
+                // Heard before the session is restored: a predecessor's interrupted refresh is found there.
                 await session.setEventHandler { event in
                     guard case .sessionLost(let error) = event else { return }
-                    lost.withLock { $0[lossReason(error), default: 0] += 1 }
+                    appendLine(lossReason(error), to: lossFile)
                 }
+                _ = try? await session.loadStoredSession()
             }
             say("ready")
             _ = readLine()
@@ -227,12 +235,20 @@ enum FleetChaos {
                 return all
             }
             let failed = outcomes.filter { $0.key != "ok" }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-            let lostText = lost.value.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-            say("done ok=\(outcomes["ok"] ?? 0) failed=\(failed) lost=\(lostText)")
+            say("done ok=\(outcomes["ok"] ?? 0) failed=\(failed)")
         }
     }
 
     private static func say(_ line: String) { NodeProcess.say(line) }
+
+    /// Appends `line` to the file at `path` in one write, there before the node can be killed.
+    private static func appendLine(_ line: String, to path: String) {
+        let descriptor = open(path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
 }
 
 /// A clock `offset` seconds off the system's, as a node whose clock runs ahead or behind.
