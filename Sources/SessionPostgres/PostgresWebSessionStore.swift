@@ -100,13 +100,13 @@ public struct PostgresWebSessionStore: WebSessionStore {
     public func removeExpired(idleBefore: Date, createdBefore: Date, limit: Int) async throws -> [RemovedWebSession] {
         let (issuer, clientID) = (self.issuer, self.clientID)
         let parameters = [issuer, clientID, "\(idleBefore.timeIntervalSince1970)", "\(createdBefore.timeIntervalSince1970)", "\(max(0, limit))"]
-        let removed = try await take("sweep the web sessions") { connection throws(PostgresFailure) in
-            try connection.execute(Self.expiredSessions, parameters).rows.compactMap { $0[0] }
-        }
+        // First: once sessions are taken out, a failure may not keep them from the caller.
         try await database.withConnection("forget old logout tokens") { connection throws(PostgresFailure) in
             _ = try connection.execute(Self.forgetOldLogoutTokens, [issuer, clientID])
         }
-        return removed
+        return try await take("sweep the web sessions") { connection throws(PostgresFailure) in
+            try connection.execute(Self.expiredSessions, parameters).rows.compactMap { $0[0] }
+        }
     }
 
     /// The identifiers of expired sessions ($3 idle before, $4 created before, $5 at most), locked.

@@ -18,8 +18,6 @@ struct WebSessionClients {
     /// Below this many, nothing is pruned as clients are added.
     private static let leastWorthPruning = 64
 
-    var count: Int { entries.count }
-
     /// The client of `id`, noted as used at `now`; nil when this instance holds none.
     mutating func use(_ id: WebSessionID, at now: Date) -> SessionClient? {
         guard entries[id] != nil else { return nil }
