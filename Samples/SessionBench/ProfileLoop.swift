@@ -39,39 +39,15 @@ enum ProfileLoop {
                 return
             }
             #endif
-            if arguments.dropFirst().first == "compare-facade" {
-                let inProcess = arguments.dropFirst(2).first == "in-process"
-                func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport() }
-                let service = try await signedInService(provider, transport: transport())
-                let client = try await signedInClient(provider, transport: transport())
-                let hopQueue = DispatchQueue(label: "session-bench.hop")
-                let sides = [Side(name: "facade") { try await backToBackUserInfo(service, count: $0) },
-                             Side(name: "core") { for _ in 0..<$0 { _ = try await client.userInfo() } },
-                             Side(name: "core+dispatch") {
-                                 for _ in 0..<$0 {
-                                     _ = try await client.userInfo()
-                                     hopQueue.async {}
-                                 }
-                             },
-                             Side(name: "core+delivery") {
-                                 for _ in 0..<$0 {
-                                     let userInfo = try await client.userInfo()
-                                     hopQueue.async { withExtendedLifetime(userInfo) {} }
-                                 }
-                             }]
-                let timings = try await measure(rounds: 9, operations: count, sides)
-                NodeProcess.say(String(format: "facade %.1f µs, core %.1f µs, core plus one dispatch %.1f µs, with the result %.1f µs; "
-                                       + "facade ÷ core %.3f, facade ÷ core plus one dispatch %.3f, ÷ with the result %.3f", timings.median(0),
-                                       timings.median(1), timings.median(2), timings.median(3), timings.ratio(0, to: 1), timings.ratio(0, to: 2),
-                                       timings.ratio(0, to: 3)))
-                return
-            }
-            let mode = arguments.dropFirst().first
             let inProcess = arguments.dropFirst(2).first == "in-process"
+            func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport() }
             let loop: () async throws -> Void
-            switch mode {
+            switch arguments.dropFirst().first {
+            case "compare-facade":
+                try await compareFacade(provider, transport: transport, count: count)
+                return
             case "facade":
-                let service = try await signedInService(provider, transport: inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport())
+                let service = try await signedInService(provider, transport: transport())
                 loop = { try await backToBackUserInfo(service, count: count) }
             case "raw":
                 #if canImport(CLibCurl)
@@ -81,7 +57,7 @@ enum ProfileLoop {
                 loop = {}
                 #endif
             default:
-                let client = inProcess ? try await signedInClient(provider, transport: provider.inProcessTransport) : client
+                let client = inProcess ? try await signedInClient(provider, transport: transport()) : client
                 loop = { for _ in 0..<count { _ = try await client.userInfo() } }
             }
             let start = DispatchTime.now().uptimeNanoseconds
@@ -89,5 +65,32 @@ enum ProfileLoop {
             let perCall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(count)
             NodeProcess.say(String(format: "%.1f µs per call", perCall))
         }
+    }
+
+    /// The facade back to back, the core, and the core plus one dispatched block per call, empty
+    /// and holding the call's result, in 9 interleaved rounds of `count`; prints medians and ratios.
+    private static func compareFacade(_ provider: LocalProvider, transport: () -> HTTPTransport, count: Int) async throws {
+        let service = try await signedInService(provider, transport: transport())
+        let client = try await signedInClient(provider, transport: transport())
+        let hopQueue = DispatchQueue(label: "session-bench.hop")
+        let sides = [Side(name: "facade") { try await backToBackUserInfo(service, count: $0) },
+                     Side(name: "core") { for _ in 0..<$0 { _ = try await client.userInfo() } },
+                     Side(name: "core+dispatch") {
+                         for _ in 0..<$0 {
+                             _ = try await client.userInfo()
+                             hopQueue.async {}
+                         }
+                     },
+                     Side(name: "core+delivery") {
+                         for _ in 0..<$0 {
+                             let userInfo = try await client.userInfo()
+                             hopQueue.async { withExtendedLifetime(userInfo) {} }
+                         }
+                     }]
+        let timings = try await measure(rounds: 9, operations: count, sides)
+        NodeProcess.say(String(format: "facade %.1f µs, core %.1f µs, core plus one dispatch %.1f µs, with the result %.1f µs; "
+                               + "facade ÷ core %.3f, facade ÷ core plus one dispatch %.3f, ÷ with the result %.3f", timings.median(0),
+                               timings.median(1), timings.median(2), timings.median(3), timings.ratio(0, to: 1), timings.ratio(0, to: 2),
+                               timings.ratio(0, to: 3)))
     }
 }

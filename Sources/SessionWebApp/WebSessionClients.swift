@@ -20,9 +20,10 @@ struct WebSessionClients {
 
     /// The client of `id`, noted as used at `now`; nil when this instance holds none.
     mutating func use(_ id: WebSessionID, at now: Date) -> SessionClient? {
-        guard entries[id] != nil else { return nil }
-        entries[id]?.lastUsed = now
-        return entries[id]?.client
+        guard var entry = entries[id] else { return nil }
+        entry.lastUsed = now
+        entries[id] = entry
+        return entry.client
     }
 
     /// Keeps `client` for `id`, used at `now`; first lets go of the clients unused since
