@@ -32,11 +32,15 @@ enum CoreTargets {
         return configuration
     }()
 
+    /// The fuzzed provider's discovery document, made anew at each use: a `Data` kept in a static
+    /// is one LeakSanitizer cannot follow.
+    static var discoveryDocument: Data { Data((#"{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/authorize","#
+        + #""token_endpoint":"https://issuer.example/token","jwks_uri":"https://issuer.example/jwks","#
+        + #""subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256","ES256"],"#
+        + #""authorization_response_iss_parameter_supported":true,"response_types_supported":["code"]}"#).utf8) }
+
     private static let metadata: ProviderMetadata = {
-        let document = #"{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/authorize","#
-            + #""token_endpoint":"https://issuer.example/token","jwks_uri":"https://issuer.example/jwks","#
-            + #""authorization_response_iss_parameter_supported":true,"response_types_supported":["code"]}"#
-        guard let metadata = try? ProviderMetadata(data: Data(document.utf8), expectedIssuer: issuer) else { fatalError("bad fuzz metadata") }
+        guard let metadata = try? ProviderMetadata(data: discoveryDocument, expectedIssuer: issuer) else { fatalError("bad fuzz metadata") }
         return metadata
     }()
 
@@ -51,16 +55,7 @@ enum CoreTargets {
     static func jws(_ data: Data) {
         guard let mode = data.first else { return }
         let rest = data.dropFirst()
-        let raw: String
-        if mode & 1 == 0 {
-            raw = String(decoding: rest, as: UTF8.self)
-        } else {
-            let key = keys[Int(mode >> 1) % keys.count]
-            let header = Base64URL.encode(Data(#"{"alg":"\#(key.algorithm.rawValue)","kid":"\#(key.keyID)"}"#.utf8))
-            let signingInput = "\(header).\(Base64URL.encode(Data(rest)))"
-            guard let signature = try? key.signature(of: Data(signingInput.utf8)) else { fatalError("signing failed") }
-            raw = "\(signingInput).\(Base64URL.encode(signature))"
-        }
+        let raw = mode & 1 == 0 ? String(decoding: rest, as: UTF8.self) : signed(Data(rest), mode: mode)
         expectOnly(SessionError.self) {
             let token = try IDToken(raw)
             let validator = IDTokenValidator(issuer: issuer, clientID: "fuzz-client", clock: clock, allowedSkew: 60)
@@ -68,6 +63,17 @@ enum CoreTargets {
             try validator.validateClaims(token, expectedNonce: "fuzz-nonce", expectedSubject: nil)
             _ = try SessionTokens(accessToken: "a", refreshToken: nil, idToken: raw, expiresAt: nil, scopes: [], subject: nil).permissionToken
         }
+    }
+
+    /// `payload` signed as a compact JWS with the key `mode`'s bit 1 picks, its header naming
+    /// `type` as `typ` when given.
+    static func signed(_ payload: Data, mode: UInt8, type: String? = nil) -> String {
+        let key = keys[Int(mode >> 1) % keys.count]
+        let typ = type.map { #","typ":"\#($0)""# } ?? ""
+        let header = Base64URL.encode(Data(#"{"alg":"\#(key.algorithm.rawValue)","kid":"\#(key.keyID)"\#(typ)}"#.utf8))
+        let signingInput = "\(header).\(Base64URL.encode(payload))"
+        guard let signature = try? key.signature(of: Data(signingInput.utf8)) else { fatalError("signing failed") }
+        return "\(signingInput).\(Base64URL.encode(signature))"
     }
 
     /// A UserInfo response body: every claim with a type (URLs, booleans, the address, the

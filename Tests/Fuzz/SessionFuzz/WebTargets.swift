@@ -31,7 +31,8 @@ enum WebTargets {
     static func logoutToken(_ data: Data) {
         guard let mode = data.first else { return }
         let rest = data.dropFirst()
-        let raw = mode & 1 == 0 ? String(decoding: rest, as: UTF8.self) : signed(Data(rest), mode: mode)
+        let raw = mode & 1 == 0 ? String(decoding: rest, as: UTF8.self)
+            : CoreTargets.signed(Data(rest), mode: mode, type: mode & 4 == 0 ? nil : "logout+jwt")
         if let error = validate(raw), !(error is SessionError) {
             fatalError("unexpected error type \(type(of: error)): \(error)")
         }
@@ -40,17 +41,7 @@ enum WebTargets {
     /// Has the provider fetch its discovery document and keys, before libFuzzer counts
     /// allocations: what the provider keeps for its lifetime is no leak of the first input.
     static func fetchProviderDocuments() {
-        _ = validate(signed(Data("{}".utf8), mode: 1))
-    }
-
-    /// `payload` signed with the key `mode`'s bit 1 picks, with `typ: logout+jwt` when bit 2 is set.
-    private static func signed(_ payload: Data, mode: UInt8) -> String {
-        let key = CoreTargets.keys[Int(mode >> 1) % CoreTargets.keys.count]
-        let type = mode & 4 == 0 ? "" : #","typ":"logout+jwt""#
-        let header = Base64URL.encode(Data(#"{"alg":"\#(key.algorithm.rawValue)","kid":"\#(key.keyID)"\#(type)}"#.utf8))
-        let signingInput = "\(header).\(Base64URL.encode(payload))"
-        guard let signature = try? key.signature(of: Data(signingInput.utf8)) else { fatalError("signing failed") }
-        return "\(signingInput).\(Base64URL.encode(signature))"
+        _ = validate(CoreTargets.signed(Data("{}".utf8), mode: 1))
     }
 
     /// The error `validateLogoutToken` throws for `raw`, waited for on libFuzzer's thread.
@@ -72,22 +63,17 @@ enum WebTargets {
     /// The provider of the logout tokens.
     private static let provider = OpenIDProvider(configuration: CoreTargets.configuration, transport: FixedDocuments(), clock: CoreTargets.clock)
 
-    /// Answers the provider's discovery and key-set requests with documents made once: the
-    /// provider keeps what it fetched, and documents made per request would show as new memory
-    /// each time it fetches again (an unknown `kid`).
+    /// Answers the provider's discovery and key-set requests with the fuzzed provider's documents.
+    /// (The provider keeps them; `Tests/Fuzz/lsan-suppressions.txt` names this type for that.)
     private struct FixedDocuments: HTTPTransport {
-        private static let discovery = Data(("{\"issuer\":\"\(CoreTargets.issuer)\",\"authorization_endpoint\":\"\(CoreTargets.issuer)/authorize\","
-            + "\"token_endpoint\":\"\(CoreTargets.issuer)/token\",\"jwks_uri\":\"\(CoreTargets.issuer)/jwks\",\"response_types_supported\":[\"code\"],"
-            + "\"subject_types_supported\":[\"public\"],\"id_token_signing_alg_values_supported\":[\"RS256\",\"ES256\"],"
-            + "\"authorization_response_iss_parameter_supported\":true}").utf8)
-        private static let keySet = SigningKey.jwksDocument(CoreTargets.keys.map(\.publicJWK))
-
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            let body: Data
             switch request.url.path {
-            case "/.well-known/openid-configuration": HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Self.discovery)
-            case "/jwks": HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Self.keySet)
-            default: HTTPResponse(status: 404)
+            case "/.well-known/openid-configuration": body = CoreTargets.discoveryDocument
+            case "/jwks": body = SigningKey.jwksDocument(CoreTargets.keys.map(\.publicJWK))
+            default: return HTTPResponse(status: 404)
             }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
         }
     }
 }
