@@ -10,10 +10,36 @@ public enum MCPClientRegistration: Sendable {
     /// A Client ID Metadata Document: the https URL of a JSON document the app publishes, used as
     /// the `client_id` where the server says `client_id_metadata_document_supported`. The
     /// document must hold `client_id` (this very URL), `client_name` and `redirect_uris`, and
-    /// should say `"token_endpoint_auth_method": "none"`.
+    /// should say `"token_endpoint_auth_method": "none"`. The URL itself must be one a server
+    /// takes as a client identifier: https, with a host and a path, without a fragment, a user or
+    /// password, or a `.` or `..` segment; ``MCPServerAuthorization/connect(agent:challenge:)``
+    /// refuses another before it sends anything.
     case clientIDMetadataDocument(URL)
     /// RFC 7591 dynamic registration at the server's `registration_endpoint` (deprecated by MCP's
     /// 2026-07-28 revision, still widely deployed), the registration kept in `store` per server
     /// and reused until it expires.
     case dynamic(ClientMetadata, store: any ClientRegistrationStore)
+}
+
+extension MCPClientRegistration {
+    /// Refuses a Client ID Metadata Document URL that no authorization server takes as a client
+    /// identifier (draft-ietf-oauth-client-id-metadata-document §3), so the app learns of its
+    /// mistake from us, before a browser opens, rather than from a server's error page.
+    /// - Throws: `invalidConfiguration` (process `configuration`) naming the rule the URL breaks.
+    func checkClientIdentifier() throws {
+        guard case .clientIDMetadataDocument(let document) = self else { return }
+        func refused(_ why: String) -> SessionError {
+            SessionError(.invalidConfiguration, process: .configuration,
+                         message: "client ID metadata document: '\(Redaction.url(document))' \(why)")
+        }
+        guard let components = URLComponents(url: document, resolvingAgainstBaseURL: false),
+              components.scheme.map({ ASCII.equalIgnoringCase($0, "https") }) ?? false else {
+            throw refused("must be an https URL")
+        }
+        guard let host = components.host, !host.isEmpty else { throw refused("has no host") }
+        guard !components.percentEncodedPath.isEmpty else { throw refused("has no path") }
+        guard components.fragment == nil else { throw refused("has a fragment") }
+        guard components.user == nil, components.password == nil else { throw refused("has a user or password") }
+        guard !ProtectedResourceMetadata.hasDotSegment(components.percentEncodedPath) else { throw refused("has a '.' or '..' segment") }
+    }
 }

@@ -60,11 +60,14 @@ public struct MCPServerAuthorization: Sendable {
     ///   - agent: shows the authorization server's page to the user.
     ///   - challenge: the server's challenge, when the app already met one (its
     ///     `resource_metadata` and `scope` are used); otherwise the server is asked once without a token.
-    /// - Throws: `invalidDiscoveryDocument` for a server without metadata or whose metadata names
+    /// - Throws: `invalidConfiguration` for a ``MCPClientRegistration/clientIDMetadataDocument(_:)``
+    ///   URL no server takes as a client identifier, before anything is sent;
+    ///   `invalidDiscoveryDocument` for a server without metadata or whose metadata names
     ///   no authorization server or another resource; discovery errors of the authorization
     ///   server (`unsupportedProviderFeature` without S256); `unsupportedProviderFeature` when no
     ///   registration in `registrations` is one the server takes; registration and sign-in errors.
     public func connect(agent: AuthorizationAgent, challenge: ResourceChallenge? = nil) async throws -> MCPServerSession {
+        for registration in registrations { try registration.checkClientIdentifier() }
         let discovery = ProtectedResourceDiscovery(transport: transport, logger: logger)
         let challenge = if let challenge { challenge } else { try await discovery.challenge(at: serverURL, accept: Self.streamableHTTPAccept) }
         let resource = try await discovery.metadata(for: serverURL, challenge: challenge)

@@ -10,6 +10,8 @@
 #
 #   Tests/Postgres/run.sh [FILTER]   FILTER: which tests (default PostgresTests)
 #   SWIFT_BUILD_FLAGS                adds flags to the build
+#   SESSION_POSTGRES_SANITIZE=thread builds in .build/sanitize-thread and runs the tests under that
+#                                    sanitizer (halting at its first report), without the bench
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -113,14 +115,20 @@ head -1 "$scratch/server/cluster/postmaster.pid" > "$scratch/pid"
 SCRIPT
 chmod 700 "$scratch/restart" "$scratch/stop" "$scratch/start"
 
-echo "postgres: building (SESSION_POSTGRES=1)"
+sanitize=()
+if [ -n "${SESSION_POSTGRES_SANITIZE:-}" ]; then
+    sanitize=(--sanitize="$SESSION_POSTGRES_SANITIZE" --scratch-path ".build/sanitize-$SESSION_POSTGRES_SANITIZE")
+    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}" ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1}"
+fi
+echo "postgres: building (SESSION_POSTGRES=1${SESSION_POSTGRES_SANITIZE:+, sanitizer $SESSION_POSTGRES_SANITIZE})"
 # shellcheck disable=SC2086
-SESSION_POSTGRES=1 swift build --build-tests ${SWIFT_BUILD_FLAGS:-} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; exit 1; }
+SESSION_POSTGRES=1 swift build --build-tests "${sanitize[@]}" ${SWIFT_BUILD_FLAGS:-} > "$scratch/build.log" 2>&1 || { cat "$scratch/build.log"; exit 1; }
 export SESSION_POSTGRES_SEALING_KEY_FILE="$scratch/sealing-key"
 SESSION_POSTGRES=1 SESSION_POSTGRES_CONNINFO_FILE="$scratch/conninfo" SESSION_POSTGRES_RESTART="$scratch/restart" \
     SESSION_POSTGRES_STOP="$scratch/stop" SESSION_POSTGRES_START="$scratch/start" \
     SESSION_POSTGRES_ROOT_CERT="$scratch/ca.crt" SESSION_POSTGRES_POOLER_CONNINFO_FILE="$scratch/pooler-conninfo" \
-    swift test --skip-build --filter "${1:-PostgresTests}"
+    swift test --skip-build "${sanitize[@]}" --filter "${1:-PostgresTests}"
+if [ -n "${SESSION_POSTGRES_SANITIZE:-}" ]; then echo "postgres: done (under $SESSION_POSTGRES_SANITIZE, without the bench)"; exit 0; fi
 echo "postgres: session-bench --quick --postgres --only-fleet (fails only on a broken invariant)"
 SESSION_POSTGRES_RESTART="$scratch/restart" "$(swift build --show-bin-path)/session-bench" --quick --postgres "$scratch/conninfo" --only-fleet
 echo "postgres: done"

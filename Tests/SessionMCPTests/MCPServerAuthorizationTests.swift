@@ -86,6 +86,30 @@ final class MCPServerAuthorizationTests: XCTestCase {
         XCTAssertTrue(provider.requests(to: .authorization).isEmpty)
     }
 
+    func testAMetadataDocumentURLNoServerTakesIsRefusedBeforeAnythingIsSent() async throws {
+        let (provider, clock) = try makeProvider { $0.advertisesClientIDMetadataDocuments = true }
+        let refused = [
+            ("http://app.example/client.json", "must be an https URL"),
+            ("https://app.example", "has no path"),
+            ("https://app.example/client.json#main", "has a fragment"),
+            ("https://me:hunter2@app.example/client.json", "has a user or password"),
+            ("https://app.example/oauth/../client.json", "has a '.' or '..' segment"),
+            ("https://app.example/oauth/%2E/client.json", "has a '.' or '..' segment"),
+        ]
+        for (text, rule) in refused {
+            let document = try XCTUnwrap(URL(string: text))
+            let preRegistered = MCPClientRegistration.preRegistered(clientID: "session-demo")
+            let error = await assertSessionError(.invalidConfiguration, process: .configuration) {
+                // Refused even where the server would have taken another registration first.
+                _ = try await self.authorization(provider, clock: clock, [preRegistered, .clientIDMetadataDocument(document)])
+                    .connect(agent: HeadlessUserAgent())
+            }
+            XCTAssertTrue(error?.message.hasSuffix(rule) ?? false, "\(text): \(error?.message ?? "no error")")
+            XCTAssertFalse(error?.message.contains("hunter2") ?? true, "a password in the URL is never shown")
+        }
+        XCTAssertTrue(LocalProvider.Endpoint.allCases.allSatisfy { provider.requests(to: $0).isEmpty }, "nothing was sent")
+    }
+
     func testAnExpiredRegistrationIsMadeAgain() async throws {
         let (provider, clock) = try makeProvider { $0.registrationLifetime = 600 }
         let registrations = InMemoryClientRegistrationStore()
