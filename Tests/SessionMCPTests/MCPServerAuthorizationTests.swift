@@ -60,16 +60,29 @@ final class MCPServerAuthorizationTests: XCTestCase {
         XCTAssertEqual(provider.requests(to: .registration).count, 1)
     }
 
+    /// The document an app publishes at `url`, naming `redirectURIs`.
+    private func metadataDocument(_ url: URL, redirectURIs: [String] = ["http://127.0.0.1/callback"], clientID: String? = nil) throws -> Data {
+        try JSONSerialization.data(withJSONObject: ["client_id": clientID ?? url.absoluteString, "client_name": "MCP test client",
+                                                    "redirect_uris": redirectURIs, "token_endpoint_auth_method": "none"])
+    }
+
     func testAPreRegisteredClientComesFirstThenAMetadataDocumentThenRegistration() async throws {
         let document = URL(string: "https://app.example/oauth/client.json")!
+        let published = try metadataDocument(document)
         let (provider, clock) = try makeProvider {
             $0.advertisesClientIDMetadataDocuments = true
-            $0.clients.append(LocalProvider.Client(id: document.absoluteString, redirectURIs: [URL(string: "http://127.0.0.1/callback")!]))
+            $0.clientIDMetadataDocuments[document.absoluteString] = published
         }
         let dynamic = MCPClientRegistration.dynamic(ClientMetadata(redirectURIs: [redirectURI]), store: InMemoryClientRegistrationStore())
         let viaDocument = try await authorization(provider, clock: clock, [dynamic, .clientIDMetadataDocument(document)])
             .connect(agent: HeadlessUserAgent())
         XCTAssertEqual(viaDocument.client.configuration.clientID, document.absoluteString)
+        let exchange = try XCTUnwrap(provider.requests(to: .token).last)
+        XCTAssertEqual(exchange.parameters["client_id"], document.absoluteString, "a public client names itself at the token endpoint")
+        XCTAssertNil(exchange.authorization)
+        XCTAssertNil(exchange.parameters["client_secret"])
+        let (response, _) = try await viaDocument.send(toolCall(provider), agent: HeadlessUserAgent())
+        XCTAssertEqual(response.status, 200)
         let preRegistered = try await authorization(provider, clock: clock,
                                                     [dynamic, .clientIDMetadataDocument(document), .preRegistered(clientID: "session-demo")])
             .connect(agent: HeadlessUserAgent())
@@ -84,6 +97,24 @@ final class MCPServerAuthorizationTests: XCTestCase {
                 .connect(agent: HeadlessUserAgent())
         }
         XCTAssertTrue(provider.requests(to: .authorization).isEmpty)
+    }
+
+    func testAMetadataDocumentTheServerCannotTakeEndsTheSignInAtItsPage() async throws {
+        let document = URL(string: "https://app.example/oauth/client.json")!
+        let elsewhere = try metadataDocument(document, redirectURIs: ["https://app.example/callback"])
+        let anotherClients = try metadataDocument(document, clientID: "https://app.example/other.json")
+        for published in [elsewhere, anotherClients] {
+            let (provider, clock) = try makeProvider {
+                $0.advertisesClientIDMetadataDocuments = true
+                $0.clientIDMetadataDocuments[document.absoluteString] = published
+            }
+            let error = await assertSessionError(.unexpectedResponse) {
+                _ = try await self.authorization(provider, clock: clock, [.clientIDMetadataDocument(document)]).connect(agent: HeadlessUserAgent())
+            }
+            XCTAssertEqual(error?.httpStatus, 400, "the provider's error page, not a redirect to a URI the document does not name")
+            XCTAssertEqual(provider.requests(to: .authorization).count, 1)
+            XCTAssertTrue(provider.requests(to: .token).isEmpty, "no code was issued")
+        }
     }
 
     func testAMetadataDocumentURLNoServerTakesIsRefusedBeforeAnythingIsSent() async throws {

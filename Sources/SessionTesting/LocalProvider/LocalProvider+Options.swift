@@ -106,9 +106,14 @@ extension LocalProvider {
         /// How long a confidential registration's secret lives (`client_secret_expires_at`); the
         /// client is unknown afterwards. nil: it does not expire. Public registrations never do.
         public var registrationLifetime: TimeInterval?
-        /// Whether the metadata says `client_id_metadata_document_supported`. The provider does not
-        /// fetch such documents: a client whose ID is its document's URL is one of ``clients``.
+        /// Whether the metadata says `client_id_metadata_document_supported`, and the provider takes
+        /// a client whose ID is the URL of one of ``clientIDMetadataDocuments``.
         public var advertisesClientIDMetadataDocuments = false
+        /// The Client ID Metadata Documents the provider reads, by URL: where a server fetches the
+        /// document a `client_id` URL names, this provider reads it here, and checks it as a server
+        /// must (its `client_id` is the URL, it names `redirect_uris`, it is a public client's).
+        /// A URL without a valid document here is an unknown client.
+        public var clientIDMetadataDocuments: [String: Data] = [:]
 
         /// The default options.
         public init() {}

@@ -257,10 +257,11 @@ final class LocalProviderEngine: Sendable {
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 
-    /// The client with `id`: configured, or registered and not expired.
+    /// The client with `id`: configured, registered and not expired, or described by a Client ID
+    /// Metadata Document the provider takes.
     func client(withID id: String) -> LocalProvider.Client? {
         if let configured = options.clients.first(where: { Exact.equal($0.id, id) }) { return configured }
-        guard let registered = registeredClients.withLock({ $0[id] }) else { return nil }
+        guard let registered = registeredClients.withLock({ $0[id] }) else { return documentedClient(id) }
         if let expiresAt = registered.expiresAt, expiresAt <= options.clock.now() { return nil }
         return registered.client
     }
