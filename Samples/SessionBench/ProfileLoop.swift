@@ -2,9 +2,9 @@ import Foundation
 import SessionCore
 import SessionTesting
 
-/// `session-bench --profile-userinfo N [core|raw|facade|compare|compare-facade] [in-process]`: N
-/// UserInfo calls of the core (or, with `raw`, of raw libcurl on a kept-alive connection; with
-/// `facade`, of the facade's `fetchUserInfo`, made back to back) against LocalProvider over loopback
+/// `session-bench --profile-userinfo N [core|dpop|raw|facade|compare|compare-facade] [in-process]`: N
+/// UserInfo calls of the core (with `dpop`, on DPoP-bound tokens; with `raw`, of raw libcurl on a
+/// kept-alive connection; with `facade`, of the facade's `fetchUserInfo`, made back to back) against LocalProvider over loopback
 /// (`in-process`: on its in-process transport), and nothing else, for a
 /// profiler (`perf record -g`) or an instruction count (`valgrind --tool=callgrind`); it prints the
 /// time per call. `compare` runs both, and raw libcurl sent from a thread of its own (two handoffs), in 9
@@ -18,14 +18,17 @@ enum ProfileLoop {
     static func run(_ arguments: [String]) async -> Never {
         await NodeProcess.run {
             guard let count = arguments.first.flatMap(Int.init), count > 0 else {
-                NodeProcess.say("usage: session-bench \(flag) COUNT [core|raw|facade|compare|compare-facade] [in-process]")
+                NodeProcess.say("usage: session-bench \(flag) COUNT [core|dpop|raw|facade|compare|compare-facade] [in-process]")
                 exit(2)
             }
-            let provider = try LocalProvider()
+            let mode = arguments.dropFirst().first
+            var providerOptions = LocalProvider.Options()
+            providerOptions.offersDPoP = mode == "dpop"
+            let provider = try LocalProvider(options: providerOptions)
             defer { provider.stop() }
             let (client, tokens) = try await signedInLoopbackClient(provider)
             #if canImport(CLibCurl)
-            if arguments.dropFirst().first == "compare" {
+            if mode == "compare" {
                 let curl = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
                 let handedOff = try RawCurl(get: provider.url(of: .userInfo), bearer: tokens.accessToken)
                 let driver = DispatchQueue(label: "session-bench.raw-libcurl-driver")
@@ -42,10 +45,13 @@ enum ProfileLoop {
             let inProcess = arguments.dropFirst(2).first == "in-process"
             func transport() -> HTTPTransport { inProcess ? provider.inProcessTransport : PlatformDefaults.httpTransport() }
             let loop: () async throws -> Void
-            switch arguments.dropFirst().first {
+            switch mode {
             case "compare-facade":
                 try await compareFacade(provider, transport: transport, count: count)
                 return
+            case "dpop":
+                let client = try await signedInClient(provider, transport: transport(), dpop: .required)
+                loop = { for _ in 0..<count { _ = try await client.userInfo() } }
             case "facade":
                 let service = try await signedInService(provider, transport: transport())
                 loop = { try await backToBackUserInfo(service, count: count) }
