@@ -11,9 +11,9 @@ public enum MCPClientRegistration: Sendable {
     /// the `client_id` where the server says `client_id_metadata_document_supported`. The
     /// document must hold `client_id` (this very URL), `client_name` and `redirect_uris`, and
     /// should say `"token_endpoint_auth_method": "none"`. The URL itself must be one a server
-    /// takes as a client identifier: https, with a host and a path, without a fragment, a user or
-    /// password, or a `.` or `..` segment; ``MCPServerAuthorization/connect(agent:challenge:)``
-    /// refuses another before it sends anything.
+    /// takes as a client identifier: https, with a host and a path below the root, without a
+    /// fragment, a user or password, or a `.` or `..` segment;
+    /// ``MCPServerAuthorization/connect(agent:challenge:)`` refuses another before it sends anything.
     case clientIDMetadataDocument(URL)
     /// RFC 7591 dynamic registration at the server's `registration_endpoint` (deprecated by MCP's
     /// 2026-07-28 revision, still widely deployed), the registration kept in `store` per server
@@ -37,7 +37,8 @@ extension MCPClientRegistration {
             throw refused("must be an https URL")
         }
         guard let host = components.host, !host.isEmpty else { throw refused("has no host") }
-        guard !components.percentEncodedPath.isEmpty else { throw refused("has no path") }
+        // A bare origin names a site, not a document: servers and MCP's SDKs want a path below it.
+        guard !components.percentEncodedPath.isEmpty, components.percentEncodedPath != "/" else { throw refused("has no path") }
         guard components.fragment == nil else { throw refused("has a fragment") }
         guard components.user == nil, components.password == nil else { throw refused("has a user or password") }
         guard !ProtectedResourceMetadata.hasDotSegment(components.percentEncodedPath) else { throw refused("has a '.' or '..' segment") }

@@ -122,6 +122,7 @@ final class MCPServerAuthorizationTests: XCTestCase {
         let refused = [
             ("http://app.example/client.json", "must be an https URL"),
             ("https://app.example", "has no path"),
+            ("https://app.example/", "has no path"),
             ("https://app.example/client.json#main", "has a fragment"),
             ("https://me:hunter2@app.example/client.json", "has a user or password"),
             ("https://app.example/oauth/../client.json", "has a '.' or '..' segment"),
