@@ -187,7 +187,10 @@ enum FleetChaos {
                 say("usage: session-bench \(nodeFlag) CONNINFO-FILE ISSUER COUNT SECRET-FILE SKEW LOSS-FILE")
                 exit(2)
             }
-            let lossFile = arguments[5]
+            // Opened once, before anything can be lost: a node that could not note its losses
+            // would make the invariant hold by silence.
+            let losses = open(arguments[5], O_WRONLY | O_APPEND)
+            guard losses >= 0 else { throw CocoaError(.fileWriteNoPermission) }
             let secret = try String(contentsOfFile: arguments[3], encoding: .utf8)
             let clock = OffsetClock(offset: skew)
             let configuration = try configuration(issuer: issuer, secret: secret)
@@ -202,7 +205,7 @@ enum FleetChaos {
                 // Heard before the session is restored: a predecessor's interrupted refresh is found there.
                 await session.setEventHandler { event in
                     guard case .sessionLost(let error) = event else { return }
-                    appendLine(lossReason(error), to: lossFile)
+                    appendLine(lossReason(error), to: losses)
                 }
                 _ = try? await session.loadStoredSession()
             }
@@ -241,11 +244,9 @@ enum FleetChaos {
 
     private static func say(_ line: String) { NodeProcess.say(line) }
 
-    /// Appends `line` to the file at `path` in one write, there before the node can be killed.
-    private static func appendLine(_ line: String, to path: String) {
-        let descriptor = open(path, O_WRONLY | O_APPEND)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
+    /// Appends `line` to the file open as `descriptor` (`O_APPEND`) in one write, there before the
+    /// node can be killed.
+    private static func appendLine(_ line: String, to descriptor: Int32) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }

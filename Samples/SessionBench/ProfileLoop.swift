@@ -2,16 +2,15 @@ import Foundation
 import SessionCore
 import SessionTesting
 
-/// `session-bench --profile-userinfo N [core|dpop|raw|facade|compare|compare-facade] [in-process]`: N
-/// UserInfo calls of the core (with `dpop`, on DPoP-bound tokens; with `raw`, of raw libcurl on a
-/// kept-alive connection; with `facade`, of the facade's `fetchUserInfo`, made back to back) against LocalProvider over loopback
-/// (`in-process`: on its in-process transport), and nothing else, for a
-/// profiler (`perf record -g`) or an instruction count (`valgrind --tool=callgrind`); it prints the
-/// time per call. `compare` runs both, and raw libcurl sent from a thread of its own (two handoffs), in 9
-/// interleaved rounds of N and prints the medians and ratios; `compare-facade` does the same for the
-/// facade back to back, the core, and the core plus one dispatched block per call, empty and holding
-/// the call's result (over loopback, or
-/// with `compare-facade in-process` on the provider's in-process transport).
+/// `session-bench --profile-userinfo N [core|dpop|raw|facade|compare|compare-facade] [in-process]`:
+/// N UserInfo calls against LocalProvider over loopback (`in-process`: on its in-process
+/// transport), and nothing else, for a profiler (`perf record -g`) or an instruction count
+/// (`valgrind --tool=callgrind`); it prints the time per call. The calls are the core's (`dpop`: on
+/// DPoP-bound tokens), raw libcurl's on a kept-alive connection (`raw`), or the facade's
+/// `fetchUserInfo` made back to back (`facade`). `compare` runs the core, raw libcurl, and raw
+/// libcurl sent from a thread of its own (two handoffs) in 9 interleaved rounds of N and prints the
+/// medians and ratios; `compare-facade` does the same for the facade back to back, the core, and
+/// the core plus one dispatched block per call, empty and holding the call's result.
 enum ProfileLoop {
     static let flag = "--profile-userinfo"
 
@@ -49,9 +48,6 @@ enum ProfileLoop {
             case "compare-facade":
                 try await compareFacade(provider, transport: transport, count: count)
                 return
-            case "dpop":
-                let client = try await signedInClient(provider, transport: transport(), dpop: .required)
-                loop = { for _ in 0..<count { _ = try await client.userInfo() } }
             case "facade":
                 let service = try await signedInService(provider, transport: transport())
                 loop = { try await backToBackUserInfo(service, count: count) }
@@ -63,7 +59,8 @@ enum ProfileLoop {
                 loop = {}
                 #endif
             default:
-                let client = inProcess ? try await signedInClient(provider, transport: transport()) : client
+                let dpop = mode == "dpop"
+                let client = inProcess || dpop ? try await signedInClient(provider, transport: transport(), dpop: dpop ? .required : .off) : client
                 loop = { for _ in 0..<count { _ = try await client.userInfo() } }
             }
             let start = DispatchTime.now().uptimeNanoseconds

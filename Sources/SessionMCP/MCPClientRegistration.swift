@@ -38,7 +38,7 @@ extension MCPClientRegistration {
         }
         guard let host = components.host, !host.isEmpty else { throw refused("has no host") }
         // A bare origin names a site, not a document: servers and MCP's SDKs want a path below it.
-        guard !components.percentEncodedPath.isEmpty, components.percentEncodedPath != "/" else { throw refused("has no path") }
+        guard !components.percentEncodedPath.isEmpty, !Exact.equal(components.percentEncodedPath, "/") else { throw refused("has no path") }
         guard components.fragment == nil else { throw refused("has a fragment") }
         guard components.user == nil, components.password == nil else { throw refused("has a user or password") }
         guard !ProtectedResourceMetadata.hasDotSegment(components.percentEncodedPath) else { throw refused("has a '.' or '..' segment") }

@@ -14,8 +14,9 @@ enum WebTargets {
         let text = String(decoding: data, as: UTF8.self)
         let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         guard let origin = URL(string: "https://app.example") else { return }
+        let options = WebSessionOptions(appOrigin: origin)
         let request = WebRequest(method: "POST", url: origin, cookie: String(parts[0]))
-        for name in ["__Host-session", "__Host-signin", ""] {
+        for name in [options.sessionCookieName, options.signInCookieName, ""] {
             if let value = request.cookie(named: name) {
                 guard !value.isEmpty, !value.contains(";") else { fatalError("a cookie value holding a separator was taken") }
                 _ = WebSessionID(identifier: value)
