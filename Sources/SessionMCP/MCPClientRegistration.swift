@@ -23,24 +23,10 @@ public enum MCPClientRegistration: Sendable {
 
 extension MCPClientRegistration {
     /// Refuses a Client ID Metadata Document URL that no authorization server takes as a client
-    /// identifier (draft-ietf-oauth-client-id-metadata-document §3), so the app learns of its
-    /// mistake from us, before a browser opens, rather than from a server's error page.
-    /// - Throws: `invalidConfiguration` (process `configuration`) naming the rule the URL breaks.
+    /// identifier, so the app learns of its mistake before a browser opens, not from a server's
+    /// error page.
+    /// - Throws: `invalidConfiguration` naming the rule the URL breaks.
     func checkClientIdentifier() throws {
-        guard case .clientIDMetadataDocument(let document) = self else { return }
-        func refused(_ why: String) -> SessionError {
-            SessionError(.invalidConfiguration, process: .configuration,
-                         message: "client ID metadata document: '\(Redaction.url(document))' \(why)")
-        }
-        guard let components = URLComponents(url: document, resolvingAgainstBaseURL: false),
-              components.scheme.map({ ASCII.equalIgnoringCase($0, "https") }) ?? false else {
-            throw refused("must be an https URL")
-        }
-        guard let host = components.host, !host.isEmpty else { throw refused("has no host") }
-        // A bare origin names a site, not a document: servers and MCP's SDKs want a path below it.
-        guard !components.percentEncodedPath.isEmpty, !Exact.equal(components.percentEncodedPath, "/") else { throw refused("has no path") }
-        guard components.fragment == nil else { throw refused("has a fragment") }
-        guard components.user == nil, components.password == nil else { throw refused("has a user or password") }
-        guard !ProtectedResourceMetadata.hasDotSegment(components.percentEncodedPath) else { throw refused("has a '.' or '..' segment") }
+        if case .clientIDMetadataDocument(let document) = self { try ClientIDMetadataDocument.checkClientIdentifier(document) }
     }
 }

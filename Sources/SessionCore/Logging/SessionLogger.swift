@@ -59,10 +59,10 @@ public struct StandardErrorLogger: SessionLogger {
 }
 
 /// Makes values safe to log.
-package enum Redaction {
+enum Redaction {
     /// The URL with every query and fragment value replaced by `<redacted>`; names are kept so a
     /// reader can still see which parameters were present.
-    package static func url(_ url: URL) -> String {
+    static func url(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
         let names = components.queryItems?.map(\.name)
         let hadFragment = components.fragment != nil

@@ -93,7 +93,7 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
     }
 
     /// True when `path` has a `.` or `..` segment, percent-encoded or not (RFC 3986 §5.2.4).
-    package static func hasDotSegment(_ path: String) -> Bool {
+    static func hasDotSegment(_ path: String) -> Bool {
         path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
             let decoded = segment.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
             return Exact.equal(decoded, ".") || Exact.equal(decoded, "..")
