@@ -21,9 +21,6 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     public let scopes: [String]
     package let deviceCode: String
 
-    /// The longest interval accepted from a provider: a larger one is taken as this.
-    static let maximumInterval: TimeInterval = 60
-
     /// Reads a device authorization response (RFC 8628 §3.2) received at `now`.
     init(response: HTTPResponse, scopes: [String], now: Date) throws {
         guard response.status == 200 else {
@@ -50,10 +47,17 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         guard let lifetime = try fields.number("expires_in"), lifetime > 0, lifetime.isFinite else {
             throw fields.fail("member 'expires_in' is missing or not a positive number")
         }
-        expiresAt = now.addingTimeInterval(min(lifetime, 86_400))
+        let kept = min(lifetime, 86_400)
+        expiresAt = now.addingTimeInterval(kept)
         let requested = try fields.number("interval") ?? 5
         guard requested.isFinite, requested >= 0 else { throw fields.fail("member 'interval' is not a non-negative number") }
-        interval = min(max(requested, 1), Self.maximumInterval)
+        // Waited in full, however long (RFC 8628 §3.5): a provider that counts a sooner poll as
+        // `slow_down` lengthens its interval each time and would never take one. The codes'
+        // lifetime bounds the wait; an interval that outlasts them leaves no poll at all.
+        interval = max(requested, 1)
+        guard interval < kept else {
+            throw fields.fail("member 'interval' is not shorter than the codes' lifetime (\(Int(kept)) s): no poll could come before they expire")
+        }
         self.scopes = scopes
     }
 

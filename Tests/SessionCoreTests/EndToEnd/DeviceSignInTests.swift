@@ -97,6 +97,35 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 5 + 10 + 15)
     }
 
+    /// RFC 8628 §3.5: the client waits at least the interval the provider asked for, however
+    /// long. A provider that answers `slow_down` to a poll that came sooner, and lengthens its
+    /// own interval as it does, would otherwise never hear a poll it takes.
+    func testALongIntervalIsWaitedInFullSoAProviderThatCountsItSignsTheUserIn() async throws {
+        let harness = try harness { options in
+            options.devicePollingInterval = 90
+            options.deviceCodeLifetime = 1_800
+            options.approvesDeviceSignInsAfterPolls = 2
+        }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization(scopes: ["openid"])
+        XCTAssertEqual(authorization.interval, 90)
+        let started = harness.clock.now()
+        let tokens = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(tokens.subject, LocalProvider.User.erika.subject)
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 2, "no poll came sooner than asked, so none was slow_down")
+        XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 180)
+    }
+
+    /// An interval no shorter than the codes' lifetime leaves no poll before they expire: the
+    /// response is refused before the user is shown a code that cannot work.
+    func testAnIntervalThatOutlastsTheCodesIsRefusedBeforeTheUserSeesThem() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        harness.provider.inject(.status(200, body: #"{"device_code":"dc","user_code":"ABCD-EFGH","verification_uri":"https://login.example.com/device","expires_in":300,"interval":300}"#),
+                                at: .deviceAuthorization, times: 1)
+        await assertSessionError(.invalidResponse, process: .authentication) { try await client.beginDeviceAuthorization() }
+    }
+
     /// A provider that answers slow_down for ever cannot keep the client polling past the
     /// codes' expiry.
     func testSlowDownForEverEndsAtTheExpiry() async throws {
