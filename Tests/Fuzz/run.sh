@@ -22,7 +22,7 @@ binary=.build/fuzz/release/session-fuzz
 
 failed=0
 printf '%-24s %12s %9s %10s\n' target executions seconds "exec/s"
-for target in jws discovery token-response authorization-response permissions session-file http-request private-key appauth-archive response-headers sealed-authorization pushed-authorization dpop-nonce resource-challenge resource-metadata client-registration userinfo web-request logout-token; do
+for target in jws discovery token-response authorization-response permissions session-file http-request private-key appauth-archive response-headers sealed-authorization pushed-authorization dpop-nonce resource-challenge resource-metadata client-registration userinfo web-request logout-token device-authorization jwks; do
     corpus=.build/fuzz/corpus/$target
     artifacts=.build/fuzz/artifacts/$target/
     mkdir -p "$corpus" "$artifacts"

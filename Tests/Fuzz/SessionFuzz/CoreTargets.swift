@@ -157,6 +157,50 @@ enum CoreTargets {
         _ = OAuthErrorResponse(challenge: text, scheme: "DPoP")
     }
 
+    /// A device authorization response (RFC 8628 §3.2): what is taken can be shown as it is, and
+    /// leaves time for a poll at the provider's interval before the codes expire.
+    static func deviceAuthorization(_ data: Data) {
+        let now = clock.now()
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: data)
+        expectOnly(SessionError.self) {
+            let authorization = try DeviceAuthorization(response: response, scopes: ["openid"], now: now)
+            guard DeviceAuthorization.isDisplayable(authorization.userCode), URLRules.isSecureEndpoint(authorization.verificationURI),
+                  authorization.interval >= 1, now.addingTimeInterval(authorization.interval) < authorization.expiresAt else {
+                fatalError("a device authorization was taken that cannot be shown or polled")
+            }
+        }
+    }
+
+    /// The message the `jws` target's keys sign for the `jwks` target.
+    private static let message = "the fuzz target's message"
+
+    /// `message` signed by each of the `jws` target's keys, made once per run; kept as byte
+    /// arrays, since a `Data` kept in a static is one LeakSanitizer cannot follow.
+    private static let signatures: [(JWSAlgorithm, [UInt8])] = keys.map { key in
+        guard let signature = try? key.signature(of: Data(message.utf8)) else { fatalError("signing failed") }
+        return (key.algorithm, [UInt8](signature))
+    }
+
+    /// A provider's JWK Set (RFC 7517): every key that fits an algorithm goes through the key
+    /// policy and the crypto library's import to check a signature the target made with a key of
+    /// its own. No fuzzed key is that key, so a signature taken is a forgery accepted.
+    static func jwks(_ data: Data) {
+        expectOnly(SessionError.self) {
+            let set = try JSONWebKeySet(data: data)
+            for (algorithm, signature) in signatures {
+                for key in set.candidates(for: algorithm) {
+                    let taken: Bool
+                    do {
+                        taken = try PlatformCrypto.verify(algorithm, key: key, message: Data(message.utf8), signature: Data(signature))
+                    } catch is SessionError {
+                        continue
+                    }
+                    if taken { fatalError("a signature was taken with a key that did not make it") }
+                }
+            }
+        }
+    }
+
     /// A redirect URL checked against a pending request, by the core and by the loopback page.
     static func authorizationResponse(_ data: Data) {
         guard let url = URL(string: String(decoding: data, as: UTF8.self)) else { return }

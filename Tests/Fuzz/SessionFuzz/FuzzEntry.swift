@@ -41,6 +41,7 @@ enum FuzzTarget: String, CaseIterable {
     case pushedAuthorization = "pushed-authorization", dpopNonce = "dpop-nonce"
     case resourceChallenge = "resource-challenge", resourceMetadata = "resource-metadata", clientRegistration = "client-registration"
     case userInfo = "userinfo", webRequest = "web-request", logoutToken = "logout-token"
+    case deviceAuthorization = "device-authorization", jwks
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
@@ -71,6 +72,8 @@ enum FuzzTarget: String, CaseIterable {
         case .userInfo: CoreTargets.userInfo(data)
         case .webRequest: WebTargets.request(data)
         case .logoutToken: WebTargets.logoutToken(data)
+        case .deviceAuthorization: CoreTargets.deviceAuthorization(data)
+        case .jwks: CoreTargets.jwks(data)
         }
     }
 }
