@@ -36,9 +36,11 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         guard Self.isDisplayable(userCode), userCode.count <= 64 else {
             throw fields.fail("member 'user_code' is not a short code of printable characters")
         }
-        guard let verification = try fields.url("verification_uri") else { throw fields.fail("member 'verification_uri' is missing") }
+        // RFC 8628's drafts named the page `verification_url`; providers written to them still do.
+        let pageMember = fields.members["verification_uri"] == nil && fields.members["verification_url"] != nil ? "verification_url" : "verification_uri"
+        guard let verification = try fields.url(pageMember) else { throw fields.fail("member 'verification_uri' is missing") }
         // The user is sent there: https, or http on a loopback host, as every endpoint (no javascript:, no plain http).
-        guard URLRules.isSecureEndpoint(verification) else { throw fields.fail("member 'verification_uri' must be https (http only on loopback)") }
+        guard URLRules.isSecureEndpoint(verification) else { throw fields.fail("member '\(pageMember)' must be https (http only on loopback)") }
         verificationURI = verification
         verificationURIComplete = try fields.url("verification_uri_complete")
         if let complete = verificationURIComplete, !URLRules.isSecureEndpoint(complete) {

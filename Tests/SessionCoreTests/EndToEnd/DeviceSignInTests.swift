@@ -86,6 +86,29 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(printable.userCode, "ÄÖÜ-ß123", "letters beyond ASCII are printable")
     }
 
+    /// RFC 8628's drafts named the page `verification_url`, and providers written to them (Google's
+    /// device endpoint among them) still do: the page is taken under that name, with the same
+    /// checks, when `verification_uri` is absent.
+    func testThePageUnderItsDraftNameIsTakenWithTheSameChecks() async throws {
+        let harness = try harness()
+        let client = try client(harness)
+        let base = #""device_code":"dc","user_code":"GQVQ-JKEC","expires_in":1800,"interval":5"#
+        harness.provider.inject(.status(200, body: #"{\#(base),"verification_url":"https://login.example.com/device"}"#),
+                                at: .deviceAuthorization, times: 1)
+        let drafted = try await client.beginDeviceAuthorization()
+        XCTAssertEqual(drafted.verificationURI.absoluteString, "https://login.example.com/device")
+
+        harness.provider.inject(.status(200, body: #"{\#(base),"verification_uri":"https://login.example.com/device","verification_url":"https://other.example/"}"#),
+                                at: .deviceAuthorization, times: 1)
+        let both = try await client.beginDeviceAuthorization()
+        XCTAssertEqual(both.verificationURI.absoluteString, "https://login.example.com/device", "the RFC's name wins")
+
+        for page in ["http://login.example.com/device", "javascript://example.com/%0aalert(1)"] {
+            harness.provider.inject(.status(200, body: #"{\#(base),"verification_url":"\#(page)"}"#), at: .deviceAuthorization, times: 1)
+            await assertSessionError(.invalidResponse, process: .authentication) { try await client.beginDeviceAuthorization() }
+        }
+    }
+
     func testSlowDownLengthensTheIntervalForTheRestOfTheSignIn() async throws {
         let harness = try harness()
         let client = try client(harness)
