@@ -34,19 +34,22 @@ struct DeviceAuthorizationFlow: Sendable {
     /// Polls until the user approved `authorization` (its validated tokens) or denied it. Polls
     /// never come faster than the interval: `authorization_pending` waits it again, `slow_down`
     /// lengthens it by 5 seconds for the rest of the sign-in (RFC 8628 §3.5); a poll that fails in
-    /// transit or gets a 5xx is logged and polling goes on; the codes' expiry ends it.
+    /// transit or gets a 5xx is logged and polling goes on after a wait twice the last (at most a
+    /// minute, or the interval when that is longer), until a poll is answered; the codes' expiry
+    /// ends it.
     /// - Throws: `accessDenied`; `expiredToken`; `cancelled`; another OAuth error; ID-token errors.
     func tokens(for authorization: DeviceAuthorization) async throws -> SessionTokens {
         let metadata = try await provider.discover()
         let key = try provider.newDPoPKey(metadata: metadata)
         let clock = provider.clock
         var interval = authorization.interval
+        var wait = interval
         while true {
-            guard clock.now().addingTimeInterval(interval) < authorization.expiresAt else {
+            guard clock.now().addingTimeInterval(wait) < authorization.expiresAt else {
                 throw SessionError(.expiredToken, process: .authentication, message: "device sign-in: the code expired before it was approved")
             }
             do {
-                try await clock.sleep(seconds: interval)
+                try await clock.sleep(seconds: wait)
             } catch {
                 throw SessionError.cancelled(.authentication, "the device sign-in")
             }
@@ -61,25 +64,36 @@ struct DeviceAuthorizationFlow: Sendable {
             case .failure(let failure) where failure.kind == .cancelled || Task.isCancelled:
                 throw SessionError.cancelled(.authentication, "the device sign-in")
             case .failure(let failure):
-                provider.log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on")
+                wait = Self.backedOff(wait, interval: interval)
+                provider.log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on in \(Int(wait)) s")
                 continue
             }
             if response.status >= 500 {
-                provider.log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on")
+                wait = Self.backedOff(wait, interval: interval)
+                provider.log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on in \(Int(wait)) s")
                 continue
             }
+            wait = interval
             if response.status != 200 {
                 // RFC 8628 §3.5's codes, compared exactly as every protocol string is.
                 let error = OAuthErrorResponse(json: response.body)?.error
                 if Exact.equal(error, "authorization_pending") { continue }
                 if Exact.equal(error, "slow_down") {
                     interval += 5
+                    wait = interval
                     continue
                 }
                 throw ProviderExchange.statusError(response, process: .authentication, purpose: "device token poll")
             }
             return try await tokens(from: response, scopes: authorization.scopes, metadata: metadata, key: key)
         }
+    }
+
+    /// The wait after a poll that failed in transit or at the server, `wait` the one before it:
+    /// twice as long, so devices back off from a provider in trouble (RFC 8628 §3.5), at most a
+    /// minute, never shorter than the interval.
+    static func backedOff(_ wait: TimeInterval, interval: TimeInterval) -> TimeInterval {
+        max(interval, min(wait * 2, 60))
     }
 
     /// The tokens of a successful poll, the ID token validated when `openid` was asked for.

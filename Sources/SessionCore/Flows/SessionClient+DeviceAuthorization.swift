@@ -23,7 +23,8 @@ extension SessionClient {
     ///
     /// Polls never come faster than the interval: `authorization_pending` waits it again,
     /// `slow_down` lengthens it by 5 seconds for the rest of the sign-in (RFC 8628 §3.5). A poll
-    /// that fails in transit or gets a 5xx is logged and polling goes on; the codes' expiry ends it.
+    /// that fails in transit or gets a 5xx is logged and polling goes on, each such wait twice the
+    /// last (at most a minute) until a poll is answered; the codes' expiry ends it.
     /// Cancel the task to stop at once.
     /// - Throws: `accessDenied` when the user denied it; `expiredToken` when the codes expired
     ///   first; `cancelled`; another OAuth error of the token endpoint; ID-token errors;

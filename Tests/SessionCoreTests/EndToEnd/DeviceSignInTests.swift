@@ -171,6 +171,22 @@ final class DeviceSignInTests: XCTestCase {
         XCTAssertEqual(harness.provider.requests(to: .token).count, 3)
     }
 
+    /// RFC 8628 §3.5: after a poll lost in transit, or answered by a failing server, the next
+    /// wait doubles, so devices do not hammer a provider in trouble; the first poll it answers
+    /// brings the interval back.
+    func testFailedPollsBackOffUntilTheProviderAnswersAgain() async throws {
+        let harness = try harness { $0.approvesDeviceSignInsAfterPolls = 2 }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.inject(.status(503), at: .token, times: 1)
+        harness.provider.inject(.dropConnection, at: .token, times: 1)
+        let started = harness.clock.now()
+        _ = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(harness.provider.requests(to: .token).count, 4)
+        XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 5 + 10 + 20 + 5,
+                       "5 s, then 503: 10 s, then lost: 20 s, then pending: 5 s again, then approved")
+    }
+
     func testADenialOrExpiryEndsItWithItsOwnCodeAndNothingStored() async throws {
         let harness = try harness { $0.deviceCodeLifetime = 30 }
         let client = try client(harness)
