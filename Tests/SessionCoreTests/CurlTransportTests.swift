@@ -41,6 +41,15 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(server.acceptedConnections, 0)
     }
 
+    /// Any timeout a caller can write is one libcurl can take: "never" (or a number past what it
+    /// takes) is the longest it takes, about 24 days.
+    func testATimeoutOfAnySizeIsOneLibcurlCanTake() async throws {
+        for timeout in [TimeInterval.infinity, .greatestFiniteMagnitude, 1e12, .nan] {
+            let response = try await CurlTransport(timeout: timeout).send(HTTPRequest(method: "GET", url: url("/ok")))
+            XCTAssertEqual(response.status, 200, "timeout \(timeout)")
+        }
+    }
+
     func testAMethodThatIsNotATokenIsRefusedBeforeAnythingIsSent() async throws {
         for method in ["GET /ok HTTP/1.1\r\nX-Smuggled: 1\r\n\r\nGET", "PO ST", ""] {
             do {

@@ -78,8 +78,16 @@ final class CurlTransfer: @unchecked Sendable {
         continuation = nil
     }
 
+    /// `timeout` in the whole milliseconds libcurl takes: at least 1 (0 would mean none), at most
+    /// `Int32.max` (about 24 days), which a timeout past it, infinite or not a number, also gets.
+    static func milliseconds(_ timeout: TimeInterval) -> Int {
+        let milliseconds = (timeout * 1000).rounded(.down)
+        guard !milliseconds.isNaN, milliseconds < Double(Int32.max) else { return Int(Int32.max) }
+        return max(1, Int(max(milliseconds, 0)))
+    }
+
     private func configure(_ request: HTTPRequest, timeout: TimeInterval) throws {
-        let milliseconds = max(1, Int(timeout * 1000))
+        let milliseconds = Self.milliseconds(timeout)
         try set(CLIBCURLOPT_URL, request.url.absoluteString)
         try set(CLIBCURLOPT_PROTOCOLS_STR, "http,https")
         try set(CLIBCURLOPT_REDIR_PROTOCOLS_STR, "http,https")

@@ -20,7 +20,8 @@ import Foundation
 /// FoundationNetworking's cookie storage does, whether cookies are used or not.
 public final class CurlTransport: HTTPTransport {
     /// Seconds a request may take, connection included, before it fails with
-    /// ``HTTPTransportError/Kind/timedOut``.
+    /// ``HTTPTransportError/Kind/timedOut``: at least a millisecond, and at most about 24 days,
+    /// the longest libcurl takes (a longer one, `infinity` included, is that).
     public let timeout: TimeInterval
     /// The largest response body accepted, in bytes (after content decoding); a larger one fails
     /// with ``HTTPTransportError/Kind/responseTooLarge``.
