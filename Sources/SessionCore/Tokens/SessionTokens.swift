@@ -187,9 +187,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         }
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         inFlightSince = try container.decodeIfPresent(Date.self, forKey: .inFlightSince)
+        // A time no process could have written is a damaged or forged file, not a number to reckon with.
+        let times = [expiresAt, inFlightSince] + resourceTokens.values.map(\.expiresAt)
+        guard times.allSatisfy({ $0.map(Self.isPossibleStoredTime) ?? true }) else {
+            throw DecodingError.dataCorruptedError(forKey: .expiresAt, in: container,
+                                                   debugDescription: "a stored time lies outside the years 1970 to 9999")
+        }
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         dpopKeyReference = try container.decodeIfPresent(Data.self, forKey: .dpopKeyReference)
         idTokenClaims = Self.claims(of: idToken)
+    }
+
+    /// True for a time within 1970-01-01 and 9999-12-31, where every time a process stores lies.
+    static func isPossibleStoredTime(_ time: Date) -> Bool {
+        (0...253_402_300_799).contains(time.timeIntervalSince1970)
     }
 
     /// Encodes the token set; the claims are not stored, they are decoded from the ID token again.

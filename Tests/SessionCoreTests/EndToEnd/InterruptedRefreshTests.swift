@@ -99,6 +99,19 @@ final class InterruptedRefreshTests: XCTestCase {
         _ = try await survivor.userInfo()
     }
 
+    /// A stored mark whose time no process could have written (here long before any clock) is a
+    /// corrupt session, said as one, not a number for the reuse rule to reckon with.
+    func testARefreshMarkFromNoPossibleTimeIsACorruptSession() async throws {
+        let fleet = try fleet(confidential: false, providerReuseInterval: 60, clientReuseInterval: 60)
+        _ = try await interruptedRefresh(fleet, spent: false)
+        let file = try FileTokenStore(configuration: fleet.configuration, directory: fleet.directory).fileURL
+        let stored = try String(contentsOf: file, encoding: .utf8)
+        let forged = stored.replacingOccurrences(of: #""inFlightSince":[-0-9.e+E]+"#, with: #""inFlightSince":-1e300"#, options: .regularExpression)
+        XCTAssertNotEqual(forged, stored)
+        try Data(forged.utf8).write(to: file)
+        await assertSessionError(.storageCorrupt) { _ = try await fleet.node().loadStoredSession() }
+    }
+
     func testWhereTheProviderCannotTellTheSessionEndsAndTheEventSaysWhy() async throws {
         let fleet = try fleet(confidential: false)
         _ = try await interruptedRefresh(fleet, spent: false)
