@@ -7,9 +7,13 @@ import Foundation
 /// subrequests or form posts; the sign-in cookie too, since the provider's redirect back is a
 /// top-level navigation from another site.
 enum WebCookie {
-    /// A cookie `name=value` living `maxAge` seconds.
+    /// The longest life a browser gives a cookie: 400 days (RFC 6265bis §5.6.2).
+    static let longestMaxAge: TimeInterval = 400 * 86_400
+
+    /// A cookie `name=value` living `maxAge` seconds, or the 400 days a browser keeps one at most.
     static func set(_ name: String, _ value: String, maxAge: TimeInterval) -> String {
-        "\(name)=\(value); Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=\(max(0, Int(maxAge.rounded(.down))))"
+        let seconds = Int(min(max(0, maxAge), longestMaxAge).rounded(.down))
+        return "\(name)=\(value); Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=\(seconds)"
     }
 
     /// The deletion of the cookie `name`.

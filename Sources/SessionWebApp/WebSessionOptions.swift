@@ -29,7 +29,8 @@ public struct WebSessionOptions: Sendable {
     /// Whether a browser's new sign-in revokes the grant of the session it replaces (default true):
     /// otherwise every re-login leaves a live refresh token at the provider.
     public var revokesReplacedSessions = true
-    /// How old a back-channel logout token may be (its `iat`), at most (default five minutes).
+    /// How old a back-channel logout token may be (its `iat`), at most (default five minutes;
+    /// above 0 and at most a day).
     public var logoutTokenMaxAge: TimeInterval = 300
     /// Whether ``WebSessions/sweep(limit:)`` revokes the grants of the sessions it deletes (default
     /// false: an expired session's refresh token is left to expire at the provider).

@@ -44,7 +44,8 @@ public actor WebSessions {
     ///   - options: the cookies' names, the sessions' lifetimes, the application's origin.
     /// - Throws: `invalidConfiguration` for `.here` (a browser's callback may reach another
     ///   instance), an application origin that is neither https nor http on a loopback host,
-    ///   cookie names that are not tokens, lifetimes that are not positive.
+    ///   cookie names that are not tokens, lifetimes that are not positive, a logout token's
+    ///   maximum age that is not above 0 and at most a day.
     public init(provider: OpenIDProvider, store: WebSessionStore, pending: PendingAuthorizationPlace, options: WebSessionOptions) throws {
         if case .here = pending {
             throw Self.misconfigured("a web sign-in's pending part must be sealed or in a shared store, not in one instance's memory")
@@ -59,6 +60,7 @@ public actor WebSessions {
         where !(lifetime.isFinite && lifetime > 0) {
             throw Self.misconfigured("the web sessions' lifetimes must be positive numbers of seconds")
         }
+        try LogoutToken.checkMaxAge(options.logoutTokenMaxAge, process: .configuration)
         self.provider = provider
         self.store = store
         self.pending = pending

@@ -78,6 +78,18 @@ final class WebBackChannelLogoutTests: XCTestCase {
         XCTAssertEqual(replay.refusal?.code, .invalidLogoutToken)
     }
 
+    /// An age bound no token can meet is the caller's mistake, said as one, whatever the token.
+    func testAnUnusableMaximumAgeIsAConfigurationError() async throws {
+        let token = try provider.logoutToken(subject: "erika", sessionID: nil)
+        for age in [0, -5, TimeInterval.nan, .infinity, 1e300] {
+            await assertSessionError(.invalidConfiguration, process: .endSession) {
+                _ = try await self.layer.provider.validateLogoutToken(token, maxAge: age)
+            }
+        }
+        let taken = try await layer.provider.validateLogoutToken(token, maxAge: 60)
+        XCTAssertEqual(taken.subject, "erika")
+    }
+
     func testATokenBreakingAnyOneRuleIsRefusedAndEndsNothing() async throws {
         let (erikas, _) = try await threeSessions()
         let sid = erikas[0].providerSessionID

@@ -128,6 +128,33 @@ final class WebSignInTests: XCTestCase {
         options = WebSessionOptions(appOrigin: WebBrowser.origin)
         options.idleTimeout = 0
         XCTAssertThrowsError(try WebSessions(provider: openID, store: store, pending: .store(InMemoryPendingAuthorizationStore()), options: options))
+        // A logout token's age bound that no token meets would leave every back-channel logout refused.
+        for age in [0, -1, TimeInterval.nan, .infinity] {
+            options = WebSessionOptions(appOrigin: WebBrowser.origin)
+            options.logoutTokenMaxAge = age
+            XCTAssertThrowsError(try WebSessions(provider: openID, store: store, pending: .store(InMemoryPendingAuthorizationStore()),
+                                                 options: options), "logoutTokenMaxAge \(age)")
+        }
+    }
+
+    /// Lifetimes as long as a number goes ("never") work: a cookie's `Max-Age` is then the 400 days
+    /// browsers keep one at most (RFC 6265bis §5.6.2).
+    func testLifetimesWithoutAnEndWorkAndTheirCookiesLastWhatBrowsersAllow() async throws {
+        var options = WebSessionOptions(appOrigin: WebBrowser.origin)
+        options.idleTimeout = .greatestFiniteMagnitude
+        options.absoluteTimeout = .greatestFiniteMagnitude
+        options.signInLifetime = .greatestFiniteMagnitude
+        let layer = try WebSessions(provider: self.layer.provider, store: store, pending: .sealed(try AuthorizationSealingKey.generate()),
+                                    options: options)
+        var browser = WebBrowser()
+        let begun = try await layer.beginSignIn()
+        XCTAssertTrue(try XCTUnwrap(begun.setCookies.first).hasSuffix("; Max-Age=34560000"))
+        browser.receive(begun)
+        let signIn = try await layer.completeSignIn(try await browser.signInAtProvider(layer))
+        XCTAssertTrue(signIn.response.setCookies[0].hasSuffix("; Max-Age=34560000"), signIn.response.setCookies[0])
+        browser.receive(signIn.response)
+        let found = try await layer.session(for: browser.request())
+        XCTAssertEqual(found?.id, signIn.session.id)
     }
 
     func testACookieHeaderWithTwoSessionCookiesOrAMalformedOneFindsNoSession() async throws {

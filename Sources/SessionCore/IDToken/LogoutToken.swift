@@ -15,6 +15,19 @@ public struct LogoutToken: Sendable {
 
     /// The member a logout token's `events` claim must hold.
     static let event = "http://schemas.openid.net/event/backchannel-logout"
+
+    /// The longest age a receiver may accept: a day. Its `jti` memory lasts as long, and the
+    /// specification asks for tokens that live minutes.
+    package static let longestMaxAge: TimeInterval = 86_400
+
+    /// Throws `invalidConfiguration` of `process` unless `maxAge` is a number of seconds above 0
+    /// and at most ``longestMaxAge``: a bound no token meets would refuse every logout.
+    package static func checkMaxAge(_ maxAge: TimeInterval, process: SessionError.Process) throws {
+        guard maxAge > 0, maxAge <= longestMaxAge else {
+            throw SessionError(.invalidConfiguration, process: process,
+                               message: "a logout token's maximum age must be more than 0 and at most \(Int(longestMaxAge)) seconds")
+        }
+    }
 }
 
 extension OpenIDProvider {
@@ -25,8 +38,9 @@ extension OpenIDProvider {
     /// holding the back-channel logout event with an object value, `sub` or `sid`, and no `nonce`.
     /// Remembering the `jti` (``LogoutToken/tokenID``) so the token is taken once is the caller's.
     /// - Throws: `invalidLogoutToken` (process `endSession`) saying which rule failed; discovery and
-    ///   key-set errors.
+    ///   key-set errors; `invalidConfiguration` when `maxAge` is not above 0 and at most a day.
     public func validateLogoutToken(_ raw: String, maxAge: TimeInterval = 300) async throws -> LogoutToken {
+        try LogoutToken.checkMaxAge(maxAge, process: .endSession)
         func invalid(_ why: String) -> SessionError {
             SessionError(.invalidLogoutToken, process: .endSession, message: "logout token: \(why); nothing was ended")
         }
