@@ -262,21 +262,21 @@ final class RefreshTests: XCTestCase {
         await assertSessionError(.reauthenticationRequired) { try await client.validTokens() }
         XCTAssertNil(store.contents)
     }
-}
 
-/// A clock that adds the next scripted offset to `base` at each reading (the last one repeats).
-final class ScriptedClock: SessionClock, Sendable {
-    private let base: SessionClock
-    private let offsets: Locked<[TimeInterval]>
-
-    init(base: SessionClock, offsets: [TimeInterval]) {
-        self.base = base
-        self.offsets = Locked(offsets)
-    }
-
-    func now() -> Date {
-        let offset = offsets.withLock { offsets in offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
-        return base.now().addingTimeInterval(offset)
+    /// A leeway as long as a number goes ("refresh as early as may be") works like any longer than
+    /// the tokens' lifetime: half the lifetime, said once in the log.
+    func testTheLongestLeewayIsHalfTheLifetimeToo() async throws {
+        let clock = ManualClock()
+        let provider = try LocalProvider(clock: clock) { $0.accessTokenLifetime = 30 }
+        defer { provider.stop() }
+        let logger = CapturingLogger()
+        let client = SessionClient(configuration: try provider.configuration(refreshLeeway: .greatestFiniteMagnitude),
+                                   transport: CurlTransport(timeout: 5), clock: clock, logger: logger)
+        let signedIn = try await client.signIn(agent: HeadlessUserAgent())
+        clock.advance(by: 10)
+        let tokens = try await client.validTokens()
+        XCTAssertEqual(tokens.accessToken, signedIn.accessToken, "15 s of its 30 are used")
+        XCTAssertEqual(logger.lines.filter { $0.contains("less than the refresh leeway") }.count, 1, "said once: \(logger.lines)")
     }
 
     /// A provider whose access tokens live 30 s, under the default 60 s leeway: the leeway is at
@@ -299,5 +299,21 @@ final class ScriptedClock: SessionClock, Sendable {
         _ = try await client.validTokens()
         XCTAssertEqual(provider.requests(to: .token).count, 2, "15 s before expiry, it is refreshed")
         XCTAssertEqual(logger.lines.filter { $0.contains("less than the refresh leeway") }.count, 1, "said once: \(logger.lines)")
+    }
+}
+
+/// A clock that adds the next scripted offset to `base` at each reading (the last one repeats).
+final class ScriptedClock: SessionClock, Sendable {
+    private let base: SessionClock
+    private let offsets: Locked<[TimeInterval]>
+
+    init(base: SessionClock, offsets: [TimeInterval]) {
+        self.base = base
+        self.offsets = Locked(offsets)
+    }
+
+    func now() -> Date {
+        let offset = offsets.withLock { offsets in offsets.count > 1 ? offsets.removeFirst() : offsets.first ?? 0 }
+        return base.now().addingTimeInterval(offset)
     }
 }

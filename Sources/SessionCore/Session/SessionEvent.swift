@@ -28,7 +28,7 @@ struct SessionEvents {
     mutating func noteLifetime(of tokens: SessionTokens, leeway: TimeInterval, log: LogSink) {
         guard let lifetime = tokens.lifetime, lifetime < leeway, !toldShortLifetime else { return }
         toldShortLifetime = true
-        log(.info, "the provider's access tokens live \(Int(lifetime)) s, less than the refresh leeway of "
-            + "\(Int(leeway)) s: they are refreshed \(Int(tokens.effectiveLeeway(leeway))) s before they expire instead")
+        log(.info, "the provider's access tokens live \(wholeSeconds(lifetime)) s, less than the refresh leeway of "
+            + "\(wholeSeconds(leeway)) s: they are refreshed \(wholeSeconds(tokens.effectiveLeeway(leeway))) s before they expire instead")
     }
 }
