@@ -26,7 +26,8 @@ import SessionCore
 /// them all), and a call that met the break on a connection of the pool runs once more on a fresh
 /// one, so a restart costs no call.
 public final class PostgresDatabase: Sendable, CustomStringConvertible {
-    /// How the database is used.
+    /// How the database is used. Each duration is at most a day; ``init(connectionString:sealingKeys:options:)``
+    /// refuses a longer one.
     public struct Options: Sendable {
         /// The most connections open at once (default 8).
         public var maximumConnections = 8
@@ -118,9 +119,13 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible {
     ///   that is not on this machine (see ``Options/insecurelyAllowsUnverifiedConnections``), or
     ///   when `options` are out of range.
     public init(connectionString: String, sealingKeys: SealingKeys, options: Options = Options()) throws {
-        guard options.maximumConnections >= 1, options.connectTimeout >= 1, options.statementTimeout >= 0.001, options.leaseBound >= 1,
-              options.connectionWaitTimeout >= 0.001, options.saveRetryWindow >= 0, options.retryWindow >= 0, (options.sessionRecheckInterval ?? 0) >= 0 else {
-            throw SessionError(.invalidConfiguration, process: .configuration, message: "PostgresDatabase.Options out of range")
+        // A day at most: a timer, libpq or the server would trap on or refuse a longer one.
+        let day: TimeInterval = 86_400
+        guard options.maximumConnections >= 1, (1...Int(day)).contains(options.connectTimeout), (0.001...day).contains(options.statementTimeout),
+              (1...day).contains(options.leaseBound), (0.001...day).contains(options.connectionWaitTimeout), (0...day).contains(options.saveRetryWindow),
+              (0...day).contains(options.retryWindow), (0...day).contains(options.sessionRecheckInterval ?? 0) else {
+            throw SessionError(.invalidConfiguration, process: .configuration,
+                               message: "PostgresDatabase.Options out of range (each duration at most a day)")
         }
         let parsed: PostgresConnectionString?
         do {

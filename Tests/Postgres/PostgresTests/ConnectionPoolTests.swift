@@ -25,6 +25,32 @@ final class ConnectionPoolTests: XCTestCase {
         }
     }
 
+    /// Every duration of the options is a number of seconds up to a day: "never" (infinity), a
+    /// number past what a timer or the server takes, or not a number at all, is refused when the
+    /// database is made, not met as a trap at its first call.
+    func testOptionsPastWhatTheirTimersTakeAreRefusedUpFront() throws {
+        let edits: [(String, (inout PostgresDatabase.Options) -> Void)] = [
+            ("statementTimeout", { $0.statementTimeout = .infinity }), ("leaseBound", { $0.leaseBound = 1e300 }),
+            ("connectionWaitTimeout", { $0.connectionWaitTimeout = .infinity }), ("retryWindow", { $0.retryWindow = .infinity }),
+            ("saveRetryWindow", { $0.saveRetryWindow = .nan }), ("sessionRecheckInterval", { $0.sessionRecheckInterval = .infinity }),
+            ("connectTimeout", { $0.connectTimeout = Int.max }),
+        ]
+        for (name, edit) in edits {
+            var options = PostgresDatabase.Options()
+            edit(&options)
+            XCTAssertThrowsError(try PostgresDatabase(connectionString: "host=127.0.0.1 dbname=sessions", sealingKeys: try PostgresHarness.sealingKeys(),
+                                                      options: options), name) { error in
+                XCTAssertEqual((error as? SessionError)?.code, .invalidConfiguration, name)
+            }
+        }
+        var longest = PostgresDatabase.Options()
+        for edit in [{ (o: inout PostgresDatabase.Options) in o.statementTimeout = 86_400 }, { $0.saveRetryWindow = 86_400 }, { $0.connectTimeout = 86_400 }] {
+            edit(&longest)
+        }
+        XCTAssertNoThrow(try PostgresDatabase(connectionString: "host=127.0.0.1 dbname=sessions", sealingKeys: try PostgresHarness.sealingKeys(),
+                                              options: longest), "a day is taken")
+    }
+
     func testACallWaitingForABusyPoolGivesUpAtItsDeadlineAndThePoolWorksOn() async throws {
         let (database, held) = try await poolOfOneHeld(waitingAtMost: 0.3)
         let error = await sessionError { _ = try await database.rows("SELECT 1") }
