@@ -80,8 +80,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Binds `host:port` (0 for an ephemeral port) and starts accepting connections.
-    /// - Throws: `POSIXError` when the socket cannot be bound (port in use, for instance).
+    /// - Throws: `POSIXError` when the socket cannot be bound (port in use, for instance);
+    ///   `EINVAL` for limits outside their range: timeouts above 0 and at most a day (0 would be
+    ///   none to the socket), at least one header byte and one connection, no negative body.
     public init(host: Host = .ipv4, port: UInt16 = 0, limits: Limits = Limits(), handler: @escaping Handler) throws {
+        let day: TimeInterval = 86_400
+        guard limits.idleTimeout > 0, limits.idleTimeout <= day, limits.requestTimeout > 0, limits.requestTimeout <= day,
+              limits.maximumHeaderBytes >= 1, limits.maximumBodyBytes >= 0, limits.maximumConnections >= 1 else {
+            throw POSIXError(.EINVAL)
+        }
         self.host = host
         self.limits = limits
         self.handler = handler

@@ -26,6 +26,30 @@ final class LoopbackHTTPServerTests: XCTestCase {
         XCTAssertEqual(response.body, "POST /token [a=1,b=x y] 5")
     }
 
+    /// Limits that would let a silent client hold a thread for ever (a timeout of 0 is none to
+    /// the socket), or that a timer cannot take, are refused before anything is bound.
+    func testLimitsNoConnectionCouldKeepAreRefused() throws {
+        let edits: [(String, (inout LoopbackHTTPServer.Limits) -> Void)] = [
+            ("idle 0", { $0.idleTimeout = 0 }), ("idle infinite", { $0.idleTimeout = .infinity }),
+            ("request NaN", { $0.requestTimeout = .nan }), ("request past a day", { $0.requestTimeout = 1e12 }),
+            ("no header bytes", { $0.maximumHeaderBytes = 0 }), ("negative body", { $0.maximumBodyBytes = -1 }),
+            ("no connections", { $0.maximumConnections = 0 }),
+        ]
+        for (name, edit) in edits {
+            var limits = LoopbackHTTPServer.Limits()
+            edit(&limits)
+            XCTAssertThrowsError(try echoServer(limits: limits), name) { error in
+                XCTAssertEqual((error as? POSIXError)?.code, .EINVAL, name)
+            }
+        }
+        var longest = LoopbackHTTPServer.Limits()
+        longest.idleTimeout = 86_400
+        longest.requestTimeout = 86_400
+        longest.maximumBodyBytes = 0
+        let server = try echoServer(limits: longest)
+        server.stop()
+    }
+
     func testBindsIPv6Loopback() throws {
         let server = try echoServer(host: .ipv6)
         defer { server.stop() }
