@@ -11,9 +11,11 @@ public protocol SessionClock: Sendable {
 }
 
 extension SessionClock {
-    /// Sleeps the task for `seconds`.
+    /// Sleeps the task for `seconds`: not at all for a negative count or NaN, and for at most
+    /// about 570 years, so `infinity` waits until the task is cancelled.
     public func sleep(seconds: TimeInterval) async throws {
-        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+        guard seconds > 0 else { return try Task.checkCancellation() }
+        try await Task.sleep(nanoseconds: UInt64(min(seconds, 18_000_000_000) * 1_000_000_000))
     }
 }
 
