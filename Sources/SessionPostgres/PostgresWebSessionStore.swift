@@ -209,12 +209,16 @@ public struct PostgresWebSessionStore: WebSessionStore {
     }
 
     /// The record a row holds (id, sealed record, created, last used), checked to be that row's.
+    /// The creation time, which bounds the session's life, is sealed with the record too: a
+    /// `created_at` the service did not write (moved to keep a session alive) fails to open.
     private func open(_ columns: [String?]) throws -> WebSessionRecord {
         let id = WebSessionID(digest: columns[0] ?? "")
         let location = "PostgreSQL web session \(id.digest.prefix(8))"
         let plaintext = try database.seal.open(columns[1] ?? "", for: row(id), location: location)
         guard case .object(let members)? = JSONValue.parse(plaintext),
-              let created = columns[2].flatMap(Double.init), let used = columns[3].flatMap(Double.init) else {
+              let created = columns[2].flatMap(Double.init), created.isFinite, let used = columns[3].flatMap(Double.init), used.isFinite,
+              // Rows sealed before the creation time was have only the column to go by.
+              members["created"].map({ $0.stringValue.flatMap(Double.init) == created }) ?? true else {
             throw SessionError(.storageCorrupt, process: .configuration, message: "the web session's row is not one this service wrote (\(location))")
         }
         return WebSessionRecord(id: id, subject: members["sub"]?.stringValue, providerSessionID: members["sid"]?.stringValue,
@@ -226,7 +230,8 @@ public struct PostgresWebSessionStore: WebSessionStore {
     }
 
     private static func encode(_ record: WebSessionRecord) throws -> Data {
-        var members: [String: String] = [:]
+        // As the text the column is written from, so both read back as the same number.
+        var members = ["created": "\(record.createdAt.timeIntervalSince1970)"]
         members["sub"] = record.subject
         members["sid"] = record.providerSessionID
         return try JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])

@@ -159,6 +159,34 @@ final class PostgresWebSessionTests: XCTestCase {
         XCTAssertNotEqual(refreshed.first, tokens.accessToken)
     }
 
+    /// The database is a neighbour: a role that can write the table cannot move a session's
+    /// creation time, which bounds its life, without its row ceasing to open.
+    func testACreationTimeMovedInTheTableIsNotTaken() async throws {
+        let layer = try instance()
+        var browser = WebBrowser()
+        try await browser.signIn(layer)
+        let found = try await layer.session(for: browser.request())
+        XCTAssertNotNil(found)
+        _ = try await PostgresHarness.admin().rows("UPDATE session_service_web_sessions SET created_at = created_at + 3600 WHERE client_id = $1",
+                                                   [configuration.clientID])
+        await assertSessionError(.storageCorrupt) { _ = try await layer.session(for: browser.request()) }
+    }
+
+    /// A row sealed before the creation time was sealed with it still opens, by its column.
+    func testARowSealedWithoutItsCreationTimeStillOpens() async throws {
+        let layer = try instance()
+        var browser = WebBrowser()
+        let signIn = try await browser.signIn(layer)
+        let database = try PostgresHarness.admin()
+        let row = PostgresRowSeal.Row(table: "session_service_web_sessions",
+                                      columns: [configuration.issuer.absoluteString, configuration.clientID, signIn.session.id.digest])
+        let older = try database.seal.seal(Data(#"{"sid":"\#(signIn.session.providerSessionID ?? "")","sub":"erika"}"#.utf8), for: row)
+        _ = try await database.rows("UPDATE session_service_web_sessions SET record = $1 WHERE client_id = $2", [older, configuration.clientID])
+        let found = try await layer.session(for: browser.request())
+        XCTAssertEqual(found?.subject, "erika")
+        XCTAssertEqual(found?.createdAt, signIn.session.createdAt)
+    }
+
     func testTheSweepOnOneInstanceDeletesWhatExpiredOnEvery() async throws {
         let (first, second) = (try instance(), try instance())
         var old = WebBrowser(), fresh = WebBrowser()
