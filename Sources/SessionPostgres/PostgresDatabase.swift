@@ -26,8 +26,8 @@ import SessionCore
 /// them all), and a call that met the break on a connection of the pool runs once more on a fresh
 /// one, so a restart costs no call.
 public final class PostgresDatabase: Sendable, CustomStringConvertible {
-    /// How the database is used. Each duration is at most a day; ``init(connectionString:sealingKeys:options:)``
-    /// refuses a longer one.
+    /// How the database is used. Each duration is at most a day:
+    /// ``init(connectionString:sealingKeys:options:)`` refuses a longer one.
     public struct Options: Sendable {
         /// The most connections open at once (default 8).
         public var maximumConnections = 8

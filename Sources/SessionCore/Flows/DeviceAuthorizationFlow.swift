@@ -65,12 +65,12 @@ struct DeviceAuthorizationFlow: Sendable {
                 throw SessionError.cancelled(.authentication, "the device sign-in")
             case .failure(let failure):
                 wait = Self.backedOff(wait, interval: interval)
-                provider.log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on in \(Int(wait)) s")
+                provider.log(.warning, "device sign-in: a poll failed in transit (\(failure.detail)); polling goes on in \(wholeSeconds(wait)) s")
                 continue
             }
             if response.status >= 500 {
                 wait = Self.backedOff(wait, interval: interval)
-                provider.log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on in \(Int(wait)) s")
+                provider.log(.warning, "device sign-in: the token endpoint answered HTTP \(response.status); polling goes on in \(wholeSeconds(wait)) s")
                 continue
             }
             wait = interval
