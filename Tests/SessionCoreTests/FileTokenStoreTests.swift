@@ -153,6 +153,20 @@ final class FileTokenStoreTests: XCTestCase {
         XCTAssertNotEqual(try store().fileURL, try store(clientID: "other").fileURL)
     }
 
+    /// A provider that gives its access tokens a lifetime past any calendar (how some say "never
+    /// expires") leaves a session the next process restores like any other.
+    func testASessionWhoseTokensOutliveAnyCalendarIsRestored() async throws {
+        let harness = try makeLocalHarness { $0.accessTokenLifetime = 1e13 }
+        let config = harness.client.configuration
+        let first = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
+                                  transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let tokens = try await first.signIn(agent: HeadlessUserAgent())
+        let second = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
+                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let restored = try await second.loadStoredSession()
+        XCTAssertEqual(restored, tokens)
+    }
+
     func testANewClientRestoresTheSessionFromTheFile() async throws {
         let harness = try makeLocalHarness()
         let config = harness.client.configuration

@@ -187,19 +187,20 @@ public struct SessionTokens: Sendable, Equatable, Codable, CustomStringConvertib
         }
         inFlight = try container.decodeIfPresent(InFlight.self, forKey: .inFlight)
         inFlightSince = try container.decodeIfPresent(Date.self, forKey: .inFlightSince)
-        // A time no process could have written is a damaged or forged file, not a number to reckon with.
-        let times = [expiresAt, inFlightSince] + resourceTokens.values.map(\.expiresAt)
-        guard times.allSatisfy({ $0.map(Self.isPossibleStoredTime) ?? true }) else {
-            throw DecodingError.dataCorruptedError(forKey: .expiresAt, in: container,
-                                                   debugDescription: "a stored time lies outside the years 1970 to 9999")
+        // A refresh mark holds the time a process wrote it: one outside any clock's is a damaged or
+        // forged file, not a number to reckon with. (Expiries may lie past any calendar: some
+        // providers say "never" so.)
+        guard inFlightSince.map(Self.isPossibleMarkTime) ?? true else {
+            throw DecodingError.dataCorruptedError(forKey: .inFlightSince, in: container,
+                                                   debugDescription: "the refresh mark's time lies outside the years 1970 to 9999")
         }
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         dpopKeyReference = try container.decodeIfPresent(Data.self, forKey: .dpopKeyReference)
         idTokenClaims = Self.claims(of: idToken)
     }
 
-    /// True for a time within 1970-01-01 and 9999-12-31, where every time a process stores lies.
-    static func isPossibleStoredTime(_ time: Date) -> Bool {
+    /// True for a time within 1970-01-01 and 9999-12-31, where any clock's time lies.
+    static func isPossibleMarkTime(_ time: Date) -> Bool {
         (0...253_402_300_799).contains(time.timeIntervalSince1970)
     }
 
