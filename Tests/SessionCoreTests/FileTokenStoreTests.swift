@@ -153,28 +153,26 @@ final class FileTokenStoreTests: XCTestCase {
         XCTAssertNotEqual(try store().fileURL, try store(clientID: "other").fileURL)
     }
 
+    /// A client of `harness`'s provider whose session is in this test's file store, as a new process has.
+    private func fileClient(_ harness: LocalHarness) throws -> SessionClient {
+        let configuration = harness.client.configuration
+        return SessionClient(configuration: configuration, store: try FileTokenStore(configuration: configuration, directory: directory),
+                             transport: CurlTransport(timeout: 5), clock: harness.clock)
+    }
+
     /// A provider that gives its access tokens a lifetime past any calendar (how some say "never
     /// expires") leaves a session the next process restores like any other.
     func testASessionWhoseTokensOutliveAnyCalendarIsRestored() async throws {
         let harness = try makeLocalHarness { $0.accessTokenLifetime = 1e13 }
-        let config = harness.client.configuration
-        let first = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
-                                  transport: CurlTransport(timeout: 5), clock: harness.clock)
-        let tokens = try await first.signIn(agent: HeadlessUserAgent())
-        let second = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
-                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
-        let restored = try await second.loadStoredSession()
+        let tokens = try await fileClient(harness).signIn(agent: HeadlessUserAgent())
+        let restored = try await fileClient(harness).loadStoredSession()
         XCTAssertEqual(restored, tokens)
     }
 
     func testANewClientRestoresTheSessionFromTheFile() async throws {
         let harness = try makeLocalHarness()
-        let config = harness.client.configuration
-        let first = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
-                                  transport: CurlTransport(timeout: 5), clock: harness.clock)
-        let tokens = try await first.signIn(agent: HeadlessUserAgent())
-        let second = SessionClient(configuration: config, store: try FileTokenStore(configuration: config, directory: directory),
-                                   transport: CurlTransport(timeout: 5), clock: harness.clock)
+        let tokens = try await fileClient(harness).signIn(agent: HeadlessUserAgent())
+        let second = try fileClient(harness)
         let restored = try await second.loadStoredSession()
         XCTAssertEqual(restored, tokens)
         let info = try await second.userInfo()
