@@ -98,7 +98,7 @@ final class RedirectReceiver: Sendable {
                 let seconds = timeout.isFinite ? min(max(0, timeout), 1_000_000) : 1_000_000
                 try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                 throw SessionError(.timeout, process: .authentication,
-                                   message: "no browser came back to the redirect URI within \(Int(seconds)) s")
+                                   message: "no browser came back to the redirect URI within \(wholeSeconds(seconds)) s")
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else {

@@ -53,7 +53,7 @@ final class PostgresLease: Sendable {
             }
             guard DispatchTime.now().uptimeNanoseconds < deadline else {
                 throw SessionError(.storageFailed, process: .authentication,
-                                   message: "the refresh lease of this session is held by another node and was not released within \(Int(timeout)) s")
+                                   message: "the refresh lease of this session is held by another node and was not released within \(wholeSeconds(timeout)) s")
             }
             try? await Task.sleep(nanoseconds: pause)
             pause = min(pause * 2, 50_000_000)

@@ -58,7 +58,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         // lifetime bounds the wait; an interval that outlasts them leaves no poll at all.
         interval = max(requested, 1)
         guard interval < kept else {
-            throw fields.fail("member 'interval' is not shorter than the codes' lifetime (\(Int(kept)) s): no poll could come before they expire")
+            throw fields.fail("member 'interval' is not shorter than the codes' lifetime (\(wholeSeconds(kept)) s): no poll could come before they expire")
         }
         self.scopes = scopes
     }

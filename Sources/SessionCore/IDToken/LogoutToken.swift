@@ -25,7 +25,7 @@ public struct LogoutToken: Sendable {
     package static func checkMaxAge(_ maxAge: TimeInterval, process: SessionError.Process) throws {
         guard maxAge > 0, maxAge <= longestMaxAge else {
             throw SessionError(.invalidConfiguration, process: process,
-                               message: "a logout token's maximum age must be more than 0 and at most \(Int(longestMaxAge)) seconds")
+                               message: "a logout token's maximum age must be more than 0 and at most \(wholeSeconds(longestMaxAge)) seconds")
         }
     }
 }
@@ -66,7 +66,7 @@ extension OpenIDProvider {
         let skew = configuration.allowedClockSkew
         guard let issuedAt = claims["iat"]?.numberValue else { throw invalid("'iat' is missing") }
         guard issuedAt <= now + skew else { throw invalid("'iat' is in the future") }
-        guard issuedAt >= now - maxAge - skew else { throw invalid("'iat' is older than \(Int(maxAge)) s") }
+        guard issuedAt >= now - maxAge - skew else { throw invalid("'iat' is older than \(wholeSeconds(maxAge)) s") }
         if let expiry = claims["exp"] {
             guard let exp = expiry.numberValue, now < exp + skew else { throw invalid("it has expired") }
         }

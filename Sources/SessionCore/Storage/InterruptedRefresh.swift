@@ -23,7 +23,7 @@ enum InterruptedRefresh {
             guard let since = stored.inFlightSince else { return .lost("the interrupted refresh has no time, so the reuse interval cannot be applied") }
             let age = provider.clock.now().timeIntervalSince(since)
             if age < interval / 2 { return .unspent(stored.marked(nil)) }
-            return .lost("it was interrupted \(Int(age)) s ago, too long for the provider's reuse interval of \(Int(interval)) s")
+            return .lost("it was interrupted \(wholeSeconds(age)) s ago, too long for the provider's reuse interval of \(wholeSeconds(interval)) s")
         }
         return .lost("the provider cannot say whether it was spent: it offers this client no introspection, and no refreshTokenReuseInterval is configured")
     }

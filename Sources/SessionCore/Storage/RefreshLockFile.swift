@@ -66,7 +66,7 @@ package struct RefreshLockFile: Sendable {
             guard DispatchTime.now().uptimeNanoseconds < deadline else {
                 let holder = holderProcess(descriptor).map { "process \($0)" } ?? "another process"
                 throw SessionError(.storageFailed, process: .authentication,
-                                   message: "the refresh lock is held by \(holder) and was not released within \(Int(timeout)) s (\(path)); "
+                                   message: "the refresh lock is held by \(holder) and was not released within \(wholeSeconds(timeout)) s (\(path)); "
                                        + "if that process is stuck, end it")
             }
             try? await Task.sleep(nanoseconds: pause)
