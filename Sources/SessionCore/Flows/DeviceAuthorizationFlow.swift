@@ -35,8 +35,8 @@ struct DeviceAuthorizationFlow: Sendable {
     /// never come faster than the interval: `authorization_pending` waits it again, `slow_down`
     /// lengthens it by 5 seconds for the rest of the sign-in (RFC 8628 §3.5); a poll that fails in
     /// transit or gets a 5xx is logged and polling goes on after a wait twice the last (at most a
-    /// minute, or the interval when that is longer), until a poll is answered; the codes' expiry
-    /// ends it.
+    /// minute, or the interval when that is longer, and short enough to leave a last poll before
+    /// the codes expire), until a poll is answered; the codes' expiry ends it.
     /// - Throws: `accessDenied`; `expiredToken`; `cancelled`; another OAuth error; ID-token errors.
     func tokens(for authorization: DeviceAuthorization) async throws -> SessionTokens {
         let metadata = try await provider.discover()
@@ -45,6 +45,9 @@ struct DeviceAuthorizationFlow: Sendable {
         var interval = authorization.interval
         var wait = interval
         while true {
+            // A backed-off wait is shortened to keep the last poll the codes' lifetime leaves room for.
+            let left = authorization.expiresAt.timeIntervalSince(clock.now())
+            if wait > interval { wait = max(interval, min(wait, left.rounded(.up) - 1)) }
             guard clock.now().addingTimeInterval(wait) < authorization.expiresAt else {
                 throw SessionError(.expiredToken, process: .authentication, message: "device sign-in: the code expired before it was approved")
             }

@@ -187,6 +187,18 @@ final class DeviceSignInTests: XCTestCase {
                        "5 s, then 503: 10 s, then lost: 20 s, then pending: 5 s again, then approved")
     }
 
+    /// A backed-off wait never costs the last poll the codes' lifetime leaves room for.
+    func testBackingOffLeavesTheLastPollBeforeTheCodesExpire() async throws {
+        let harness = try harness { $0.deviceCodeLifetime = 30 }
+        let client = try client(harness)
+        let authorization = try await client.beginDeviceAuthorization()
+        harness.provider.approveDeviceSignIn(userCode: authorization.userCode)
+        harness.provider.inject(.dropConnection, at: .token, times: 2)
+        let started = harness.clock.now()
+        _ = try await client.completeDeviceAuthorization(authorization)
+        XCTAssertEqual(harness.clock.now().timeIntervalSince(started), 5 + 10 + 14, "the third wait, 20 s, shortened to end before the expiry")
+    }
+
     func testADenialOrExpiryEndsItWithItsOwnCodeAndNothingStored() async throws {
         let harness = try harness { $0.deviceCodeLifetime = 30 }
         let client = try client(harness)
