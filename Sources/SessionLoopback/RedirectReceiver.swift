@@ -204,15 +204,15 @@ final class RedirectReceiver: Sendable {
         func redirect() async throws -> URL {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
+                    // Decided once, under the lock: a continuation left as the waiter is resumed by
+                    // whoever takes it (a redirect or the cancellation handler), never here too.
                     let ready = shared.withLock { state -> Result<URL, SessionError>? in
-                        if state.received == nil, !Task.isCancelled { state.waiter = continuation }
-                        return state.received
+                        if let received = state.received { return received }
+                        if Task.isCancelled { return .failure(SessionError.cancelled()) }
+                        state.waiter = continuation
+                        return nil
                     }
-                    if let ready {
-                        continuation.resume(with: ready)
-                    } else if Task.isCancelled {
-                        continuation.resume(throwing: SessionError.cancelled())
-                    }
+                    if let ready { continuation.resume(with: ready) }
                 }
             } onCancel: {
                 let waiting = shared.withLock { state -> CheckedContinuation<URL, Error>? in
